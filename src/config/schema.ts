@@ -1,0 +1,98 @@
+// The config as users write it (revimport.config.* / .revimportrc* / package.json "revimport"),
+// validated strictly: an unknown key or a wrong type is an error naming the key.
+import { z } from 'zod';
+import { recordFields } from '../record/fields.js';
+
+const transformSchema = z.enum(['trim', 'lowercase', 'uppercase']);
+
+/** One field's source: a column (CSV; alternatives allowed, the first present wins), a path (JSON lines) or a constant. */
+export const fieldSpecObjectSchema = z
+  .object({
+    /** CSV column name, matched case- and space-insensitively; a list gives alternatives (first present wins). */
+    column: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** JSON-lines dotted path (`custom_data.value`); a list gives alternatives. */
+    path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** A constant for every row. */
+    value: z.union([z.string(), z.number()]).optional(),
+    /** conversionDatetime: Unicode/Luxon token formats tried in order (`MM/dd/yyyy h:mm:ss a`). */
+    format: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** conversionDatetime: IANA zone a time without offset is in. */
+    timezone: z.string().min(1).optional(),
+    /** conversionValue: the decimal separator; unset = inferred, ambiguous values rejected. */
+    decimal: z.enum(['.', ',']).optional(),
+    /** conversionValue: multiplier applied after parsing (0.000001 for micros). */
+    scale: z.number().positive().finite().optional(),
+    /** Text transform applied after trimming. */
+    transform: transformSchema.optional(),
+  })
+  .strict()
+  .refine((spec) => [spec.column, spec.path, spec.value].filter((v) => v !== undefined).length <= 1, {
+    message: 'give only one of column, path, value',
+  });
+
+export const fieldSpecSchema = z.union([z.string().min(1), fieldSpecObjectSchema]);
+export type FieldSpec = z.infer<typeof fieldSpecSchema>;
+export type FieldSpecObject = z.infer<typeof fieldSpecObjectSchema>;
+
+const fieldsShape = Object.fromEntries(recordFields.map((f) => [f, fieldSpecSchema.optional()])) as {
+  [K in (typeof recordFields)[number]]: z.ZodOptional<typeof fieldSpecSchema>;
+};
+const defaultsShape = Object.fromEntries(
+  recordFields.map((f) => [f, z.union([z.string(), z.number()]).optional()]),
+) as { [K in (typeof recordFields)[number]]: z.ZodOptional<z.ZodUnion<[z.ZodString, z.ZodNumber]>> };
+
+export const mappingSchema = z
+  .object({
+    /** A built-in preset this mapping starts from; `fields` override it field by field. */
+    preset: z.string().min(1).optional(),
+    fields: z.object(fieldsShape).strict().default({}),
+    /** Values used when a row leaves a field empty. */
+    defaults: z.object(defaultsShape).strict().default({}),
+    /** Consecutive rows with the same value in this column are one conversion (Shopify line items). */
+    foldBy: z.string().min(1).optional(),
+  })
+  .strict();
+export type WrittenMapping = z.infer<typeof mappingSchema>;
+export type MappingInput = z.input<typeof mappingSchema>;
+
+const positiveInt = z.number().int().positive();
+
+export const configSchema = z
+  .object({
+    /** Base URL of the CRM; revimport posts to `{baseUrl}/api/revenues`. */
+    baseUrl: z.string().url().optional(),
+    /** The API key inline (discouraged: prefer REVIMPORT_API_KEY or apiKeyFile). */
+    apiKey: z.string().min(1).optional(),
+    /** A file holding the API key (relative to the config file). */
+    apiKeyFile: z.string().min(1).optional(),
+    mapping: mappingSchema.optional(),
+    /** Where invalid and refused rows are written (relative to the config file). */
+    rejects: z.string().min(1).optional(),
+    batchSize: positiveInt.max(100_000).optional(),
+    concurrency: positiveInt.max(64).optional(),
+    retries: z.number().int().min(0).max(50).optional(),
+    /** Seconds a run may spend retrying before it gives up on what is left (exit 4). */
+    maxRetryTime: z.number().positive().optional(),
+    /** Requests per second, at most. */
+    rate: z.number().positive().optional(),
+    /** Request timeout in seconds. */
+    timeout: z.number().positive().optional(),
+    /** Error budget: a count (`10`) or a share (`2%`); above it nothing is sent. */
+    maxInvalid: z.union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?%$/)]).optional(),
+    /** Default IANA zone for local times. */
+    timezone: z.string().min(1).optional(),
+    /** Default currency code. */
+    currency: z.string().min(1).optional(),
+    allowNegative: z.boolean().optional(),
+    allowHttp: z.boolean().optional(),
+    delimiter: z.string().min(1).max(2).optional(),
+    format: z.enum(['csv', 'jsonl']).optional(),
+    encoding: z.string().min(1).optional(),
+    /** Ledger path (relative to the config file). */
+    state: z.string().min(1).optional(),
+    /** JS configs only: a last say over each mapped candidate. */
+    transform: z.custom<(row: Record<string, unknown>) => unknown>((v) => typeof v === 'function').optional(),
+  })
+  .strict();
+
+export type WrittenConfig = z.infer<typeof configSchema>;

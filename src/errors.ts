@@ -1,0 +1,49 @@
+// The errors that end a run. Bad rows and refused records are data (Rejection), not exceptions:
+// only what stops the whole run is thrown, and cli/exit-codes.ts maps `kind` to an exit code.
+
+export const errorKinds = ['usage', 'config', 'auth', 'delivery', 'lock', 'internal'] as const;
+export type ErrorKind = (typeof errorKinds)[number];
+
+export class RevimportError extends Error {
+  readonly kind: ErrorKind;
+  readonly hint: string | undefined;
+
+  constructor(kind: ErrorKind, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.kind = kind;
+    this.hint = options.hint;
+  }
+}
+
+/** A flag or argument is wrong (exit 2). */
+export class UsageError extends RevimportError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super('usage', message, options);
+  }
+}
+
+/** The config file, mapping or key is wrong or missing (exit 2). */
+export class ConfigError extends RevimportError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super('config', message, options);
+  }
+}
+
+/** The server refused the API key (401/403): the run stops at once (exit 3). */
+export class AuthError extends RevimportError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super('auth', message, options);
+  }
+}
+
+/** Another run holds the ledger lock (exit 5). */
+export class LockError extends RevimportError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super('lock', message, options);
+  }
+}
+
+export function isRevimportError(error: unknown): error is RevimportError {
+  return error instanceof RevimportError;
+}

@@ -1,0 +1,49 @@
+// What the readers hand to the rest of the pipeline: rows with their provenance.
+
+/** Facts about one input file, shared by all of its rows (not copied per row). */
+export interface SourceInfo {
+  /** The path as the user gave it (`-` for stdin): used in every message about the file. */
+  file: string;
+  format: 'csv' | 'jsonl';
+  /** Detected or given encoding, e.g. `utf-8`, `utf-16le`, `windows-1252`. */
+  encoding: string;
+  /** CSV only: the delimiter used. */
+  delimiter?: string;
+  /** CSV only: the header cells as written (trimmed), set once the header row is found. */
+  header?: string[];
+  /** CSV only: physical line of the header row. */
+  headerLine?: number;
+  /** From a `Parameters:` row above the header (`Parameters:TimeZone=...;`), keys as written. */
+  parameters?: Record<string, string>;
+}
+
+interface RowBase {
+  source: SourceInfo;
+  /** Physical 1-based line where the row starts in the file (header, preamble, blank and multi-line cell lines counted). */
+  line: number;
+}
+
+export interface CsvRow extends RowBase {
+  kind: 'csv';
+  /** Cells in header order (untrimmed as parsed); missing trailing cells are absent. */
+  cells: string[];
+}
+
+export interface JsonRow extends RowBase {
+  kind: 'json';
+  /** The parsed object of one JSON line. */
+  value: Record<string, unknown>;
+}
+
+/** A row the reader could not turn into cells or an object: it is invalid, and the run goes on. */
+export interface MalformedRow extends RowBase {
+  kind: 'malformed';
+  /** The raw text (cut to a bound) for the rejects file. */
+  raw: string;
+  /** Short grouping reason, e.g. `malformed JSON`, `malformed CSV`, `line too long`. */
+  reason: string;
+  /** Human explanation. */
+  message: string;
+}
+
+export type SourceRow = CsvRow | JsonRow | MalformedRow;

@@ -1,0 +1,22 @@
+// A built-in mapping preset: the mapping base for one platform's export, plus what identifies it.
+import type { MappingInput } from '../../config/schema.js';
+
+export interface Preset {
+  /** Name used in `mapping.preset` and `revimport presets <name>`, e.g. `google-ads`. */
+  name: string;
+  /** One line for `revimport presets`. */
+  title: string;
+  /** The export this preset reads, and where it comes from. */
+  description: string;
+  /** The format this preset reads. */
+  format: 'csv' | 'jsonl';
+  /**
+   * Detection: a header matches when it holds every `all` column and, if `any` is given, at least one
+   * of `any` (names compared with normalizeColumnName). For JSON lines: dotted paths present in the first object.
+   */
+  detect: { all: string[]; any?: string[] };
+  /** The mapping base; a user's `mapping.fields` override it field by field. */
+  mapping: MappingInput;
+  /** What `init` tells the user is still missing or how records are linked (e.g. "no visitor id: linked by e-mail"). */
+  notes: string[];
+}
