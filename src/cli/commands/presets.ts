@@ -1,0 +1,43 @@
+// `revimport presets [name]`: list the built-in presets, or show one's mapping.
+import { UsageError } from '../../errors.js';
+import { findPreset, presets } from '../../mapping/presets/index.js';
+import { ExitCode } from '../exit-codes.js';
+import type { CommandContext } from '../program.js';
+
+export async function presetsCommand(
+  name: string | undefined,
+  options: Record<string, unknown>,
+  context: CommandContext,
+): Promise<number> {
+  const { io } = context;
+  if (name === undefined) {
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify(presets.map((p) => ({ name: p.name, title: p.title, format: p.format })))}\n`);
+      return ExitCode.ok;
+    }
+    const width = Math.max(...presets.map((p) => p.name.length));
+    for (const preset of presets) io.stdout.write(`${preset.name.padEnd(width)}  ${preset.title}\n`);
+    return ExitCode.ok;
+  }
+  const preset = findPreset(name);
+  if (!preset) {
+    throw new UsageError(`unknown preset "${name}"`, { hint: `known presets: ${presets.map((p) => p.name).join(', ')}` });
+  }
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(preset)}\n`);
+    return ExitCode.ok;
+  }
+  const lines = [
+    `${preset.name}: ${preset.title}`,
+    preset.description,
+    `format: ${preset.format}`,
+    `detected by columns: ${preset.detect.all.join(', ')}${preset.detect.any ? ` and one of ${preset.detect.any.join(', ')}` : ''}`,
+    'mapping:',
+    ...JSON.stringify(preset.mapping, null, 2)
+      .split('\n')
+      .map((l) => `  ${l}`),
+    ...preset.notes.map((n) => `note: ${n}`),
+  ];
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return ExitCode.ok;
+}

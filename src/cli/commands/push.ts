@@ -1,0 +1,182 @@
+// `revimport push <files...>` and `revimport retry`: argv -> Settings -> pipeline -> summary and exit code.
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { isReadableByOthers, loadConfig, loadMappingFile, readKeyFile } from '../../config/load.js';
+import { type PushFlags, resolveSettings } from '../../config/resolve.js';
+import type { Settings } from '../../config/settings.js';
+import { ConfigError, UsageError } from '../../errors.js';
+import { defaultLedgerPath } from '../../ledger/paths.js';
+import { runPipeline } from '../../pipeline/run.js';
+import { openRejects, type RejectsWriter } from '../../report/rejects.js';
+import type { Summary } from '../../report/summary.js';
+import { checkUrl } from '../../transport/client.js';
+import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import type { CommandContext } from '../program.js';
+import { createProgress, type OutputMode } from '../progress.js';
+import { renderSummary, summaryJson } from '../render.js';
+import { version } from '../version.js';
+
+const flagsSchema = z
+  .object({
+    config: z.string().optional(),
+    mapping: z.string().optional(),
+    check: z.boolean().optional(),
+    resend: z.boolean().optional(),
+    json: z.boolean().optional(),
+    quiet: z.boolean().optional(),
+    verbose: z.boolean().optional(),
+    wait: z.string().optional(),
+  })
+  .passthrough();
+
+export interface PreparedRun {
+  settings: Settings;
+  flags: z.infer<typeof flagsSchema>;
+  mode: OutputMode;
+  warnings: string[];
+}
+
+export async function prepare(raw: Record<string, unknown>, context: CommandContext): Promise<PreparedRun> {
+  const flags = flagsSchema.parse(raw);
+  const { io } = context;
+  const loaded = await loadConfig({ configPath: flags.config, cwd: io.cwd });
+  const mappingFile = flags.mapping ? await loadMappingFile(flags.mapping, io.cwd) : undefined;
+  const warnings: string[] = [];
+  let keyFromFile: string | undefined;
+  if (!io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
+    const keyPath = path.resolve(loaded.baseDir, loaded.config.apiKeyFile);
+    const keyFile = readKeyFile(keyPath);
+    keyFromFile = keyFile.key;
+    if (keyFile.readableByOthers) warnings.push(`apiKeyFile ${keyPath} is readable by others: chmod 600 it`);
+  }
+  const resolved = resolveSettings({
+    flags: raw as PushFlags,
+    env: io.env,
+    config: loaded.config,
+    configDir: loaded.baseDir,
+    cwd: io.cwd,
+    mappingFile,
+    keyFromFile,
+    defaultStatePath: defaultLedgerPath(io.env, homedir()),
+  });
+  warnings.push(...resolved.warnings);
+  if (loaded.config.apiKey && loaded.filepath && isReadableByOthers(loaded.filepath)) {
+    warnings.push(`${loaded.filepath} holds the API key and is readable by others: chmod 600 it`);
+  }
+  const mode: OutputMode = flags.quiet ? 'quiet' : flags.verbose ? 'verbose' : 'normal';
+  return { settings: resolved.settings, flags, mode, warnings };
+}
+
+/** Everything a real push needs beyond --check: where to send, with which key. */
+function requireTarget(settings: Settings): { baseUrl: string; apiKey: string } {
+  if (!settings.baseUrl) {
+    throw new ConfigError('no baseUrl: set baseUrl in the config, REVIMPORT_BASE_URL or --base-url');
+  }
+  if (!settings.apiKey) {
+    throw new ConfigError('no API key: set REVIMPORT_API_KEY, or apiKeyFile in the config');
+  }
+  checkUrl(settings.baseUrl, settings.allowHttp);
+  return { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
+}
+
+export async function pushCommand(
+  files: string[],
+  raw: Record<string, unknown>,
+  context: CommandContext,
+): Promise<number> {
+  const prepared = await prepare(raw, context);
+  const { settings, flags } = prepared;
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
+  const check = flags.check === true;
+  if (!check) requireTarget(settings);
+  if (settings.maxInvalid && files.includes('-') && !check) {
+    throw new UsageError('--max-invalid reads the input twice and cannot be used with stdin (-)', {
+      hint: 'save the input to a file first',
+    });
+  }
+  return execute(prepared, context, { command: 'push', files, check, resend: flags.resend === true });
+}
+
+export async function retryCommand(raw: Record<string, unknown>, context: CommandContext): Promise<number> {
+  const prepared = await prepare(raw, context);
+  requireTarget(prepared.settings);
+  return execute(prepared, context, { command: 'retry', files: [], check: false, resend: false });
+}
+
+interface Execution {
+  command: 'push' | 'retry';
+  files: string[];
+  check: boolean;
+  resend: boolean;
+}
+
+async function execute(prepared: PreparedRun, context: CommandContext, run: Execution): Promise<number> {
+  const { settings, flags, mode } = prepared;
+  const { io } = context;
+  const now = () => performance.now();
+  const progress = await createProgress(io, mode, now);
+  for (const warning of prepared.warnings) progress.warn(warning);
+  let rejects: RejectsWriter | undefined;
+  let summary: Summary;
+  try {
+    rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
+    const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
+    const checkOnly = { files: run.files, check: true, resend: false };
+    if (run.check) {
+      summary = await runPipeline(settings, checkOnly, { ...base, rejects }, progress.hooks);
+    } else {
+      let pushRejects = rejects;
+      if (settings.maxInvalid) {
+        // Validate first, then send: a broken export or mapping must not half-import.
+        const pass = await runPipeline(settings, checkOnly, { ...base, rejects }, { onWarning: progress.hooks.onWarning });
+        const exceeded = budgetExceeded(settings, pass);
+        if (exceeded) {
+          summary = { ...pass, check: false, totals: {}, aborted: exceeded };
+          return finish(summary, prepared, context, run);
+        }
+        // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
+        pushRejects = rejects && withoutInvalid(rejects);
+      }
+      const { withLedger } = await import('./ledger-session.js');
+      summary = await withLedger(settings, run, flags.wait, async (ledger) =>
+        runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks),
+      );
+    }
+  } finally {
+    progress.stop();
+    await rejects?.close();
+  }
+  return finish(summary, prepared, context, run);
+}
+
+function finish(summary: Summary, prepared: PreparedRun, context: CommandContext, run: Execution): number {
+  const { io } = context;
+  let code: number = exitCodeFor(summary);
+  if (run.check) code = summary.invalid > 0 ? ExitCode.partial : ExitCode.ok;
+  if (context.signal.aborted) code = ExitCode.interrupted;
+  if (prepared.flags.json) io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
+  else if (prepared.mode !== 'quiet') io.stdout.write(renderSummary(summary));
+  else if (code !== ExitCode.ok) io.stderr.write(renderSummary(summary));
+  return code;
+}
+
+function withoutInvalid(writer: RejectsWriter): RejectsWriter {
+  return {
+    get count() {
+      return writer.count;
+    },
+    write: (rejection) => (rejection.stage === 'invalid' ? undefined : writer.write(rejection)),
+    close: () => writer.close(),
+  };
+}
+
+/** Why the --max-invalid budget is exceeded, if it is. */
+export function budgetExceeded(settings: Settings, pass: Summary): string | undefined {
+  const budget = settings.maxInvalid;
+  if (!budget) return undefined;
+  const allowed = budget.kind === 'count' ? budget.max : (budget.max / 100) * pass.rowsRead;
+  if (pass.invalid <= allowed) return undefined;
+  const limit = budget.kind === 'count' ? `${budget.max}` : `${budget.max}% (${Math.floor(allowed)} rows)`;
+  return `${pass.invalid} invalid rows exceed --max-invalid ${limit}; nothing was sent`;
+}

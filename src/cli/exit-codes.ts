@@ -1,0 +1,51 @@
+// The exit-code table, in one place. The core never knows exit codes: it returns a Summary or throws a
+// RevimportError whose `kind` is mapped here.
+import { isRevimportError } from '../errors.js';
+import type { Summary } from '../report/summary.js';
+
+export const ExitCode = {
+  /** Every valid row delivered (or already delivered); with --check: every row valid. */
+  ok: 0,
+  /** Some rows invalid, refused by the server or changed since delivered; the rest delivered. */
+  partial: 1,
+  /** Usage or config error; nothing sent. */
+  usage: 2,
+  /** The server refused the API key (401/403); the run stopped at once. */
+  auth: 3,
+  /** Delivery failed after retries (or the retry budget); the records wait in the ledger for the next run. */
+  deliveryFailed: 4,
+  /** Another run holds the ledger lock. */
+  locked: 5,
+  /** A bug in revimport (BSD EX_SOFTWARE). */
+  internal: 70,
+  /** Stopped by SIGINT (128 + 2). */
+  interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15). */
+  terminated: 143,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Precedence when several apply: 4 (delivery failed) before 1 (data problems). */
+export function exitCodeFor(summary: Summary): ExitCodeValue {
+  if (summary.failed > 0 || summary.pending > 0) return ExitCode.deliveryFailed;
+  if (summary.aborted !== undefined) return ExitCode.partial;
+  if (summary.invalid > 0 || summary.rejected > 0 || summary.changed > 0) return ExitCode.partial;
+  return ExitCode.ok;
+}
+
+export function exitCodeForError(error: unknown): ExitCodeValue {
+  if (!isRevimportError(error)) return ExitCode.internal;
+  switch (error.kind) {
+    case 'usage':
+    case 'config':
+      return ExitCode.usage;
+    case 'auth':
+      return ExitCode.auth;
+    case 'delivery':
+      return ExitCode.deliveryFailed;
+    case 'lock':
+      return ExitCode.locked;
+    default:
+      return ExitCode.internal;
+  }
+}

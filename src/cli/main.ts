@@ -1,0 +1,52 @@
+// The entry point: build the program, parse, and the single catch that turns errors into exit codes.
+import { CommanderError } from 'commander';
+import { isRevimportError } from '../errors.js';
+import { ExitCode, exitCodeForError } from './exit-codes.js';
+import { type CliIO, processIO } from './io.js';
+import { createProgram } from './program.js';
+
+export async function main(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const program = createProgram({
+    io,
+    signal,
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  });
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with a CommanderError too; those are successes.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+      if (error.code === 'commander.help') return ExitCode.ok;
+      return ExitCode.usage;
+    }
+    if (isRevimportError(error)) {
+      io.stderr.write(`revimport: ${error.message}\n`);
+      if (error.hint) io.stderr.write(`  hint: ${error.hint}\n`);
+      if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
+      return exitCodeForError(error);
+    }
+    io.stderr.write(`revimport: internal error (a bug; please report it):\n${(error as Error)?.stack ?? error}\n`);
+    return ExitCode.internal;
+  }
+}
+
+/** Used by bin/revimport.js: wires the real process, signals included. */
+export async function run(): Promise<void> {
+  const controller = new AbortController();
+  let signalCode: number | undefined;
+  // `once`: a second Ctrl-C gets Node's default handling and ends the process at once.
+  const onSignal = (code: number) => () => {
+    signalCode = code;
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal(ExitCode.interrupted));
+  process.once('SIGTERM', onSignal(ExitCode.terminated));
+  const code = await main(process.argv.slice(2), processIO(), controller.signal);
+  process.exitCode = signalCode ?? code;
+}

@@ -1,0 +1,107 @@
+// The command tree. Commands load their implementation lazily so `--help` and `--version` start fast.
+import { Command, Option } from 'commander';
+import type { CliIO } from './io.js';
+import { version } from './version.js';
+
+export interface CommandContext {
+  io: CliIO;
+  /** Set by a command: the process exit code. */
+  setExitCode(code: number): void;
+  signal: AbortSignal;
+}
+
+/** Options shared by push and retry. */
+function addDeliveryOptions(command: Command): Command {
+  return command
+    .option('-c, --config <path>', 'config file (default: search for revimport.config.* / .revimportrc* in the cwd)')
+    .option('--base-url <url>', 'CRM base URL; revimport posts to {base-url}/api/revenues (env REVIMPORT_BASE_URL)')
+    .option('--state <path>', 'ledger file (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)')
+    .option('--batch-size <n>', 'records per request (default 500; bodies are also capped at 1 MiB)')
+    .option('--concurrency <n>', 'requests in flight at most (default 4)')
+    .option('--retries <n>', 'retries per request for network errors, 408, 429 and 5xx (default 5)')
+    .option('--max-retry-time <s>', 'seconds a run may spend retrying before it stops with exit 4 (default 300)')
+    .option('--timeout <s>', 'seconds per request (default 30)')
+    .option('--rate <n>', 'requests per second at most')
+    .option('--wait <s>', 'seconds to wait for another run holding the ledger (default 0: exit 5 at once)')
+    .option('--allow-http', 'allow plain http to a non-loopback host')
+    .option('--json', 'print the summary as one JSON object on stdout')
+    .option('-q, --quiet', 'print errors only')
+    .option('-v, --verbose', "print each request's status and time");
+}
+
+export function createProgram(context: CommandContext): Command {
+  const program = new Command('revimport')
+    .description('Import conversion exports (CSV, JSON lines) into a CRM through POST {baseUrl}/api/revenues')
+    .version(version, '-V, --version')
+    .showHelpAfterError('(run revimport --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.io.stdout.write(text),
+      writeErr: (text) => context.io.stderr.write(text),
+    });
+
+  addDeliveryOptions(
+    program
+      .command('push')
+      .description('validate, map and deliver the rows of one or more exports (- for stdin)')
+      .argument('<files...>', 'CSV or JSON-lines files, .gz allowed, - for stdin'),
+  )
+    .option('--check', 'dry run: validate everything, report, send nothing, write no state')
+    .option('-m, --mapping <path>', 'mapping file (JSON, YAML or JS), replacing the config mapping')
+    .option('--preset <name>', 'use a built-in preset (see revimport presets)')
+    .option('--rejects <path>', 'write invalid and refused rows here (.csv or .jsonl), mode 0600')
+    .option('--max-invalid <n|p%>', 'error budget: above it nothing is sent (validate first, then send)')
+    .option('--timezone <zone>', 'IANA zone for local times without a zone (e.g. Europe/Berlin)')
+    .option('--currency <code>', 'currency for rows without one (ISO 4217)')
+    .option('--allow-negative', 'accept negative values (refunds)')
+    .option('--resend', 'send records already delivered to this target again')
+    .option('--delimiter <char>', 'CSV delimiter: , ; tab | (default: detected)')
+    .addOption(new Option('--format <format>', 'input format (default: from the extension)').choices(['csv', 'jsonl']))
+    .option('--encoding <name>', 'utf-8, utf-16le, utf-16be, windows-1252 (default: detected)')
+    .action(async (files: string[], options: Record<string, unknown>) => {
+      const { pushCommand } = await import('./commands/push.js');
+      context.setExitCode(await pushCommand(files, options, context));
+    });
+
+  addDeliveryOptions(
+    program.command('retry').description("resend the target's failed and interrupted records from the ledger"),
+  ).action(async (options: Record<string, unknown>) => {
+    const { retryCommand } = await import('./commands/push.js');
+    context.setExitCode(await retryCommand(options, context));
+  });
+
+  program
+    .command('history')
+    .description('list past runs from the ledger')
+    .option('--state <path>', 'ledger file')
+    .option('-n, --limit <n>', 'runs to show', '20')
+    .option('--json', 'print JSON')
+    .action(async (options: Record<string, unknown>) => {
+      const { historyCommand } = await import('./commands/history.js');
+      context.setExitCode(await historyCommand(options, context));
+    });
+
+  program
+    .command('presets')
+    .description('list the built-in presets, or show one')
+    .argument('[name]', 'preset to show')
+    .option('--json', 'print JSON')
+    .action(async (name: string | undefined, options: Record<string, unknown>) => {
+      const { presetsCommand } = await import('./commands/presets.js');
+      context.setExitCode(await presetsCommand(name, options, context));
+    });
+
+  program
+    .command('init')
+    .description('read a sample export and write revimport.config.yaml for it')
+    .argument('<sample>', 'a sample export')
+    .option('-o, --output <path>', 'config file to write', 'revimport.config.yaml')
+    .option('--force', 'overwrite an existing config')
+    .option('--timezone <zone>', 'default IANA zone to write into the config')
+    .action(async (sample: string, options: Record<string, unknown>) => {
+      const { initCommand } = await import('./commands/init.js');
+      context.setExitCode(await initCommand(sample, options, context));
+    });
+
+  return program;
+}

@@ -1,0 +1,81 @@
+// Progress on stderr: an ora spinner on a TTY; plain lines per file otherwise (cron); nothing with --quiet.
+import type { PipelineHooks } from '../pipeline/hooks.js';
+import type { CliIO } from './io.js';
+
+export type OutputMode = 'quiet' | 'normal' | 'verbose';
+
+export interface Progress {
+  hooks: PipelineHooks;
+  stop(): void;
+  warn(message: string): void;
+}
+
+export async function createProgress(io: CliIO, mode: OutputMode, now: () => number): Promise<Progress> {
+  const tty = io.stderr.isTTY === true && !io.env.CI && mode !== 'quiet';
+  const started = now();
+  let rows = 0;
+  let delivered = 0;
+  let invalid = 0;
+  const line = (text: string) => io.stderr.write(`${text}\n`);
+
+  let spinner: { text: string; stop(): void; clear(): void; render(): void; start(): unknown } | undefined;
+  if (tty) {
+    const { default: ora } = await import('ora');
+    spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean }, text: 'starting' });
+    spinner.start();
+  }
+  const update = () => {
+    if (!spinner) return;
+    const seconds = Math.max((now() - started) / 1000, 0.001);
+    spinner.text = `${rows} rows read, ${delivered} delivered, ${invalid} invalid, ${Math.round(rows / seconds)} rows/s`;
+  };
+  // Messages above the spinner must not be overwritten by it.
+  const say = (text: string) => {
+    if (spinner) spinner.clear();
+    line(text);
+    if (spinner) spinner.render();
+  };
+
+  const hooks: PipelineHooks = {
+    onFileStart(file) {
+      if (spinner) spinner.text = `reading ${file}`;
+    },
+    onFileDone(file, count) {
+      if (mode !== 'quiet' && !tty) line(`${file}: ${count} rows`);
+    },
+    onPreset(file, preset) {
+      if (mode !== 'quiet') say(`${file}: preset ${preset}`);
+    },
+    onRowRead(count) {
+      rows = count;
+      update();
+    },
+    onInvalid() {
+      invalid++;
+    },
+    onDelivered(count) {
+      delivered += count;
+      update();
+    },
+    onRequest(info) {
+      if (mode !== 'verbose') return;
+      const outcome = info.status === undefined ? (info.error ?? 'error') : String(info.status);
+      say(`POST /api/revenues ${info.records} records: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`);
+    },
+    onRetry(info) {
+      if (mode === 'verbose') say(`retry ${info.attempt} in ${Math.round(info.delayMs)} ms: ${info.reason}`);
+    },
+    onWarning(message) {
+      if (mode !== 'quiet') say(`warning: ${message}`);
+    },
+  };
+  return {
+    hooks,
+    stop() {
+      spinner?.stop();
+    },
+    warn(message) {
+      if (mode !== 'quiet') say(`warning: ${message}`);
+    },
+  };
+}

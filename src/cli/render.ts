@@ -1,0 +1,46 @@
+// The result on stdout: the summary as text, or exactly one JSON object under --json.
+import type { Summary } from '../report/summary.js';
+
+/** The --json object: every key always present (zeros, not missing keys). */
+export function summaryJson(summary: Summary): Record<string, unknown> {
+  const { check, presets, aborted, ...rest } = summary;
+  return { ...rest, presets, ...(aborted === undefined ? {} : { aborted }), check };
+}
+
+function formatTotals(totals: Record<string, number>): string {
+  const entries = Object.entries(totals);
+  if (entries.length === 0) return 'none';
+  return entries.map(([currency, sum]) => `${currency} ${sum}`).join(', ');
+}
+
+export function renderSummary(summary: Summary): string {
+  const lines: string[] = [];
+  const seconds = (summary.durationMs / 1000).toFixed(1);
+  if (summary.check) {
+    lines.push(`check: ${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid (nothing sent)`);
+    lines.push(`valid totals: ${formatTotals(summary.totals)}`);
+  } else {
+    lines.push(
+      `${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid` +
+        (summary.duplicates ? ` (${summary.duplicates} duplicates)` : ''),
+    );
+    lines.push(
+      `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +
+        (summary.changed ? `, changed since delivered ${summary.changed}` : '') +
+        (summary.retried ? `, resent from earlier runs ${summary.retried}` : '') +
+        (summary.pending ? `, left pending ${summary.pending}` : ''),
+    );
+    lines.push(`${summary.requests} requests in ${summary.batches} batches, ${seconds} s`);
+    lines.push(`delivered totals: ${formatTotals(summary.totals)}`);
+  }
+  if (summary.aborted) lines.push(`not sent: ${summary.aborted}`);
+  for (const group of summary.errors) {
+    lines.push(`${group.reason}: ${group.count}`);
+    for (const e of group.examples) {
+      const where = e.line > 0 ? `${e.file}:${e.line}` : e.file;
+      lines.push(`  ${where} [${e.column}] ${e.value === '' ? '(empty)' : JSON.stringify(e.value)}: ${e.message}`);
+    }
+    if (group.count > group.examples.length) lines.push(`  … and ${group.count - group.examples.length} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,114 @@
+// Finds and reads the config file (cosmiconfig, module name `revimport`), the mapping file and the
+// key file. The only config code that touches the file system; resolve.ts turns the result into Settings.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { cosmiconfig, getDefaultSearchPlaces } from 'cosmiconfig';
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { configSchema, mappingSchema, type WrittenConfig, type WrittenMapping } from './schema.js';
+
+export interface LoadedConfig {
+  config: WrittenConfig;
+  /** The file it came from; undefined when no config file was found. */
+  filepath: string | undefined;
+  /** Folder relative paths in the config are resolved against (the config file's, else the cwd). */
+  baseDir: string;
+}
+
+const explorer = () =>
+  cosmiconfig('revimport', {
+    searchPlaces: [
+      ...getDefaultSearchPlaces('revimport'),
+      'revimport.config.json',
+      'revimport.config.yaml',
+      'revimport.config.yml',
+    ],
+  });
+
+/** Loads `--config <path>` or searches the working directory. Throws ConfigError naming the file and key. */
+export async function loadConfig(options: { configPath?: string; cwd: string }): Promise<LoadedConfig> {
+  let result: { config: unknown; filepath: string } | null;
+  try {
+    result = options.configPath
+      ? await explorer().load(path.resolve(options.cwd, options.configPath))
+      : await explorer().search(options.cwd);
+  } catch (error) {
+    const where = options.configPath ? ` ${options.configPath}` : '';
+    throw new ConfigError(`cannot read config file${where}: ${errorText(error)}`, { cause: error });
+  }
+  if (!result) return { config: {}, filepath: undefined, baseDir: options.cwd };
+  const raw = unwrapModule(result.config ?? {});
+  const config = parseWith(configSchema, raw, result.filepath);
+  return { config, filepath: result.filepath, baseDir: path.dirname(result.filepath) };
+}
+
+/** Loads a `-m/--mapping` file (JSON, YAML or JS) holding a mapping object. */
+export async function loadMappingFile(file: string, cwd: string): Promise<WrittenMapping> {
+  const full = path.resolve(cwd, file);
+  let result: { config: unknown; filepath: string } | null;
+  try {
+    result = await explorer().load(full);
+  } catch (error) {
+    throw new ConfigError(`cannot read mapping file ${file}: ${errorText(error)}`, { cause: error });
+  }
+  const raw = unwrapModule(result?.config ?? {});
+  // A mapping file may hold the mapping itself or a config-like object with a `mapping` key.
+  const candidate =
+    raw && typeof raw === 'object' && 'mapping' in raw ? (raw as { mapping: unknown }).mapping : raw;
+  return parseWith(mappingSchema, candidate, full);
+}
+
+export interface KeyFile {
+  key: string;
+  /** True when group or others may read the file. */
+  readableByOthers: boolean;
+}
+
+export function readKeyFile(file: string): KeyFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read apiKeyFile ${file}: ${errorText(error)}`, { cause: error });
+  }
+  const key = text.trim();
+  if (!key) throw new ConfigError(`apiKeyFile ${file} is empty`);
+  return { key, readableByOthers: isReadableByOthers(file) };
+}
+
+export function isReadableByOthers(file: string): boolean {
+  try {
+    return process.platform !== 'win32' && (statSync(file).mode & 0o044) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function unwrapModule(value: unknown): unknown {
+  // An ESM config exporting `default` plus named exports (e.g. `transform`).
+  if (value && typeof value === 'object' && 'default' in value) {
+    const { default: base, ...rest } = value as { default: unknown };
+    if (base && typeof base === 'object') return { ...base, ...rest };
+  }
+  return value;
+}
+
+function parseWith<S extends z.ZodType>(schema: S, raw: unknown, file: string): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const key = issue.path.length ? issue.path.join('.') : '(top level)';
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((k) => [...issue.path, k].join('.')).join(', ');
+      return `  - unknown key ${keys}`;
+    }
+    return `  - ${key}: ${issue.message}`;
+  });
+  throw new ConfigError(`invalid config in ${file}:\n${lines.join('\n')}`, {
+    hint: 'see the config reference in the README',
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

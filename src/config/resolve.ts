@@ -1,0 +1,148 @@
+// Pure: (flags, environment, config file, mapping file) -> Settings plus warnings for the CLI to print.
+// Precedence, highest first: flag > environment > config file > preset > built-in default.
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import type { WrittenConfig, WrittenMapping } from './schema.js';
+import { defaults, type ErrorBudget, type Settings } from './settings.js';
+
+/** Raw push/retry flags after commander, before validation. */
+export interface PushFlags {
+  baseUrl?: string;
+  rejects?: string;
+  state?: string;
+  batchSize?: string;
+  concurrency?: string;
+  retries?: string;
+  maxRetryTime?: string;
+  timeout?: string;
+  rate?: string;
+  maxInvalid?: string;
+  timezone?: string;
+  currency?: string;
+  allowNegative?: boolean;
+  allowHttp?: boolean;
+  delimiter?: string;
+  format?: string;
+  encoding?: string;
+  preset?: string;
+}
+
+export interface ResolveInput {
+  flags: PushFlags;
+  env: Record<string, string | undefined>;
+  config: WrittenConfig;
+  /** Folder of the config file (relative paths in it resolve here). */
+  configDir: string;
+  cwd: string;
+  /** From `-m/--mapping`, replacing the config's mapping. */
+  mappingFile?: WrittenMapping;
+  /** The key read from apiKeyFile, if the config names one (the CLI reads the file). */
+  keyFromFile?: string;
+  /** Ledger default (from env and home), computed by the caller. */
+  defaultStatePath: string;
+}
+
+export interface Resolved {
+  settings: Settings;
+  warnings: string[];
+}
+
+export function resolveSettings(input: ResolveInput): Resolved {
+  const { flags, env, config } = input;
+  const warnings: string[] = [];
+  const fromConfig = (p: string | undefined) => (p === undefined ? undefined : path.resolve(input.configDir, p));
+  const fromCwd = (p: string | undefined) => (p === undefined ? undefined : path.resolve(input.cwd, p));
+
+  let apiKey = nonEmpty(env.REVIMPORT_API_KEY) ?? input.keyFromFile;
+  if (apiKey === undefined && config.apiKey !== undefined) {
+    apiKey = config.apiKey;
+    warnings.push(
+      'the API key is written in the config file: prefer REVIMPORT_API_KEY or apiKeyFile (a file with mode 0600)',
+    );
+  }
+
+  let mapping = input.mappingFile ?? config.mapping;
+  if (flags.preset) mapping = { fields: {}, defaults: {}, ...mapping, preset: flags.preset };
+
+  const baseUrl = flags.baseUrl ?? nonEmpty(env.REVIMPORT_BASE_URL) ?? config.baseUrl;
+  const format = flags.format ?? config.format;
+  if (format !== undefined && format !== 'csv' && format !== 'jsonl') {
+    throw new UsageError(`--format must be csv or jsonl, not "${format}"`);
+  }
+
+  const settings: Settings = {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    apiKey,
+    mapping,
+    rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
+    statePath: fromCwd(flags.state) ?? fromConfig(config.state) ?? input.defaultStatePath,
+    batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
+    concurrency: intFlag('--concurrency', flags.concurrency, 1, 64) ?? config.concurrency ?? defaults.concurrency,
+    retries: intFlag('--retries', flags.retries, 0, 50) ?? config.retries ?? defaults.retries,
+    maxRetryTimeMs: seconds('--max-retry-time', flags.maxRetryTime, config.maxRetryTime, defaults.maxRetryTimeMs),
+    timeoutMs: seconds('--timeout', flags.timeout, config.timeout, defaults.timeoutMs),
+    ratePerSec: numberFlag('--rate', flags.rate) ?? config.rate,
+    maxInvalid: parseBudget(flags.maxInvalid ?? config.maxInvalid),
+    timezone: flags.timezone ?? config.timezone,
+    currency: flags.currency ?? config.currency,
+    allowNegative: flags.allowNegative ?? config.allowNegative ?? false,
+    allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
+    delimiter: normalizeDelimiter(flags.delimiter ?? config.delimiter),
+    format,
+    encoding: flags.encoding ?? config.encoding,
+    transform: config.transform,
+  };
+  return { settings, warnings };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function numberFlag(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || raw.trim() === '') {
+    throw new UsageError(`${flag} must be a positive number, not "${raw}"`);
+  }
+  return value;
+}
+
+function intFlag(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${flag} must be a whole number, not "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new UsageError(`${flag} must be between ${min} and ${max}, not ${raw}`);
+  return value;
+}
+
+function seconds(flag: string, raw: string | undefined, fromConfig: number | undefined, fallbackMs: number): number {
+  const value = numberFlag(flag, raw) ?? fromConfig;
+  return value === undefined ? fallbackMs : Math.round(value * 1000);
+}
+
+/** `10` = at most 10 invalid rows; `2%` = at most 2% of the rows read. */
+export function parseBudget(raw: string | number | undefined): ErrorBudget | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text);
+  if (!match) throw new UsageError(`--max-invalid must be a count (10) or a share (2%), not "${text}"`);
+  const max = Number(match[1]);
+  if (match[2] === '%') {
+    if (max > 100) throw new UsageError(`--max-invalid share must be at most 100%, not ${text}`);
+    return { kind: 'percent', max };
+  }
+  if (!Number.isInteger(max)) throw new UsageError(`--max-invalid count must be whole, not ${text}`);
+  return { kind: 'count', max };
+}
+
+const delimiterWords: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+
+function normalizeDelimiter(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const value = delimiterWords[raw.toLowerCase()] ?? raw;
+  if (![',', ';', '\t', '|'].includes(value)) {
+    throw new UsageError(`--delimiter must be one of , ; tab |, not "${raw}"`);
+  }
+  return value;
+}

@@ -1,0 +1,42 @@
+// Settings: the fully resolved, normalized options a run works with (what resolve.ts produces).
+import type { WrittenMapping } from './schema.js';
+
+export type ErrorBudget = { kind: 'count'; max: number } | { kind: 'percent'; max: number };
+
+export interface Settings {
+  /** `{baseUrl}` without a trailing slash; undefined is only allowed with --check. */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** The user's mapping (preset name and overrides); undefined = detect a preset from each file's header. */
+  mapping: WrittenMapping | undefined;
+  /** Absolute path of the rejects file, if any. */
+  rejectsPath: string | undefined;
+  /** Absolute ledger path. */
+  statePath: string;
+  batchSize: number;
+  concurrency: number;
+  retries: number;
+  maxRetryTimeMs: number;
+  timeoutMs: number;
+  ratePerSec: number | undefined;
+  maxInvalid: ErrorBudget | undefined;
+  /** Default IANA zone for local times (`--timezone` / config `timezone`). */
+  timezone: string | undefined;
+  /** Default currency (`--currency` / config `currency`). */
+  currency: string | undefined;
+  allowNegative: boolean;
+  allowHttp: boolean;
+  delimiter: string | undefined;
+  format: 'csv' | 'jsonl' | undefined;
+  encoding: string | undefined;
+  /** From a JS config: a last say over each mapped candidate. */
+  transform: ((row: Record<string, unknown>) => unknown) | undefined;
+}
+
+export const defaults = {
+  batchSize: 500,
+  concurrency: 4,
+  retries: 5,
+  maxRetryTimeMs: 300_000,
+  timeoutMs: 30_000,
+} as const;

@@ -1,0 +1,254 @@
+// RFC 4180 tokenizer over UTF-8 byte chunks: records of cells, each with the physical line where
+// it starts. It never throws: a broken record becomes one malformed report and parsing goes on.
+// Written instead of driving csv-parse 6.2, whose recovery and line counts fall short; see the
+// test file's header for the cases.
+
+import { RAW_BYTES, rawText } from './chunks.js';
+
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+
+const FIELD_START = 0;
+const UNQUOTED = 1;
+const QUOTED = 2;
+/** A quote was seen inside a quoted field: a second quote escapes it, anything else closes the field. */
+const QUOTE_IN_QUOTED = 3;
+
+/** Receives the tokenizer's output, in file order. */
+export interface CsvTokenSink {
+  /** `cells` is a fresh array the sink may keep. */
+  onRecord(cells: string[], line: number): void;
+  onMalformed(line: number, reason: 'malformed CSV' | 'field too large', message: string, raw: string): void;
+}
+
+export interface CsvTokenizerOptions {
+  /** One ASCII character. */
+  delimiter: string;
+  /** A record (all its fields) above this many bytes is reported as `field too large` and not kept. */
+  maxRecordBytes: number;
+}
+
+export class CsvTokenizer {
+  private readonly sink: CsvTokenSink;
+  private readonly delimiter: number;
+  private readonly maxRecordBytes: number;
+  private state = FIELD_START;
+  private cells: string[] = [];
+  /** Pieces of the current field that could not be sliced from one chunk in one go. */
+  private parts: Buffer[] = [];
+  /** Physical line at the current position. */
+  private line = 1;
+  private recordLine = 1;
+  private quoteLine = 1;
+  /** Absolute byte offsets: start of the current chunk and of the current record. */
+  private base = 0;
+  private recordStart = 0;
+  /** A CR ended the previous chunk: an LF starting this one belongs to the same line break. */
+  private crPending = false;
+  /** The first bytes of a record that began in an earlier chunk, for `raw`. */
+  private rawHead: Buffer | undefined;
+  private problem: string | undefined;
+  private oversized = false;
+
+  constructor(sink: CsvTokenSink, options: CsvTokenizerOptions) {
+    this.sink = sink;
+    this.delimiter = options.delimiter.charCodeAt(0);
+    this.maxRecordBytes = options.maxRecordBytes;
+  }
+
+  write(buf: Buffer): void {
+    const n = buf.length;
+    const d = this.delimiter;
+    let state = this.state;
+    let i = 0;
+    let segStart = 0;
+    if (this.crPending) {
+      this.crPending = false;
+      if (n > 0 && buf[0] === LF) {
+        i = 1;
+        if (state !== QUOTED) {
+          segStart = 1;
+          this.recordStart = this.base + 1;
+        }
+      }
+    }
+    while (i < n) {
+      if (state === UNQUOTED) {
+        let c = 0;
+        // A quote inside an unquoted field is kept as a literal character (like relax_quotes).
+        while (i < n) {
+          c = buf[i]!;
+          if (c === d || c === LF || c === CR) break;
+          i++;
+        }
+        if (i === n) break;
+        this.pushField(buf, segStart, i);
+        state = FIELD_START;
+        i = c === d ? i + 1 : this.lineBreak(buf, i, c);
+        segStart = i;
+      } else if (state === FIELD_START) {
+        const c = buf[i]!;
+        if (c === QUOTE) {
+          state = QUOTED;
+          this.quoteLine = this.line;
+          segStart = ++i;
+        } else if (c === d) {
+          this.pushField(buf, i, i);
+          segStart = ++i;
+        } else if (c === LF || c === CR) {
+          this.pushField(buf, i, i);
+          i = this.lineBreak(buf, i, c);
+          segStart = i;
+        } else {
+          state = UNQUOTED;
+          segStart = i;
+        }
+      } else if (state === QUOTED) {
+        while (i < n) {
+          const c = buf[i]!;
+          if (c === QUOTE) break;
+          if (c === LF) {
+            this.line++;
+          } else if (c === CR) {
+            this.line++;
+            if (i + 1 === n) this.crPending = true;
+            else if (buf[i + 1] === LF) i++;
+          }
+          i++;
+        }
+        if (i === n) break;
+        this.take(buf, segStart, i);
+        state = QUOTE_IN_QUOTED;
+        i++;
+      } else {
+        const c = buf[i]!;
+        if (c === QUOTE) {
+          state = QUOTED;
+          segStart = i++;
+        } else if (c === d || c === LF || c === CR) {
+          this.pushField(buf, i, i);
+          state = FIELD_START;
+          i = c === d ? i + 1 : this.lineBreak(buf, i, c);
+          segStart = i;
+        } else {
+          this.fail(
+            `unexpected ${describeByte(c)} after the closing quote of column ${this.cells.length + 1}` +
+              ' (a quote inside a quoted field must be doubled: "")',
+          );
+          state = UNQUOTED;
+          segStart = i;
+        }
+      }
+    }
+    if (state === UNQUOTED || state === QUOTED) this.take(buf, segStart, n);
+    if (!this.oversized && this.base + n - this.recordStart > this.maxRecordBytes) this.markOversized();
+    this.keepRawHead(buf);
+    this.base += n;
+    this.state = state;
+  }
+
+  /** Flushes the last record (a file need not end with a line break). */
+  end(): void {
+    const empty = Buffer.alloc(0);
+    const state = this.state;
+    if (state === QUOTED) {
+      this.fail(
+        `the quoted field in column ${this.cells.length + 1} opened on line ${this.quoteLine} is never closed` +
+          ` (the rest of the file, to line ${this.line}, was read as that one field)`,
+      );
+    }
+    if (state !== FIELD_START || this.base > this.recordStart) {
+      this.pushField(empty, 0, 0);
+      this.endRecord(empty, 0);
+    }
+    this.state = FIELD_START;
+    this.recordStart = this.base;
+  }
+
+  private lineBreak(buf: Buffer, at: number, c: number): number {
+    this.endRecord(buf, at);
+    this.line++;
+    let next = at + 1;
+    if (c === CR) {
+      if (next === buf.length) this.crPending = true;
+      else if (buf[next] === LF) next++;
+    }
+    this.recordLine = this.line;
+    this.recordStart = this.base + next;
+    return next;
+  }
+
+  private take(buf: Buffer, start: number, end: number): void {
+    if (end > start && !this.oversized) this.parts.push(buf.subarray(start, end));
+  }
+
+  private pushField(buf: Buffer, start: number, end: number): void {
+    if (this.oversized) return;
+    const parts = this.parts;
+    let value: string;
+    if (parts.length === 0) {
+      value = end > start ? buf.toString('utf8', start, end) : '';
+    } else {
+      if (end > start) parts.push(buf.subarray(start, end));
+      value = parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
+      parts.length = 0;
+    }
+    this.cells.push(value);
+    if (this.base + end - this.recordStart > this.maxRecordBytes) this.markOversized();
+  }
+
+  private endRecord(buf: Buffer, end: number): void {
+    if (this.problem !== undefined || this.oversized) {
+      const raw = this.rawOf(buf, end);
+      if (this.problem !== undefined) this.sink.onMalformed(this.recordLine, 'malformed CSV', this.problem, raw);
+      else {
+        this.sink.onMalformed(
+          this.recordLine,
+          'field too large',
+          `the row is larger than ${this.maxRecordBytes} bytes (maxFieldBytes); a quote may be missing`,
+          raw,
+        );
+      }
+      this.problem = undefined;
+      this.oversized = false;
+    } else {
+      this.sink.onRecord(this.cells, this.recordLine);
+    }
+    this.cells = [];
+    this.rawHead = undefined;
+  }
+
+  private fail(message: string): void {
+    if (this.problem === undefined) this.problem = message;
+  }
+
+  private markOversized(): void {
+    this.oversized = true;
+    this.cells = [];
+    this.parts.length = 0;
+  }
+
+  private keepRawHead(buf: Buffer): void {
+    const have = this.rawHead?.length ?? 0;
+    if (have >= RAW_BYTES) return;
+    const from = Math.max(this.recordStart - this.base, 0);
+    const to = Math.min(buf.length, from + RAW_BYTES - have);
+    if (to <= from) return;
+    const piece = Buffer.from(buf.subarray(from, to));
+    this.rawHead = this.rawHead === undefined ? piece : Buffer.concat([this.rawHead, piece]);
+  }
+
+  private rawOf(buf: Buffer, end: number): string {
+    if (this.rawHead === undefined) {
+      const from = Math.max(this.recordStart - this.base, 0);
+      return rawText(buf.subarray(from, Math.min(end, from + RAW_BYTES)));
+    }
+    const more = Math.min(end, RAW_BYTES - this.rawHead.length);
+    return rawText(more > 0 ? Buffer.concat([this.rawHead, buf.subarray(0, more)]) : this.rawHead);
+  }
+}
+
+function describeByte(c: number): string {
+  return c >= 0x20 && c < 0x7f ? `"${String.fromCharCode(c)}"` : `byte 0x${c.toString(16).padStart(2, '0')}`;
+}

@@ -1,0 +1,102 @@
+// Opens an input (a path or `-` for stdin) as a stream of byte chunks, gunzipping on the fly.
+// Every failure that ends the read becomes a ConfigError naming the file.
+
+import { open } from 'node:fs/promises';
+import { addAbortSignal, pipeline, Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { ConfigError, isRevimportError } from '../errors.js';
+import { peek } from './chunks.js';
+
+/** Read size: large enough to amortise per-chunk work, small enough to keep memory flat. */
+export const CHUNK_BYTES = 64 * 1024;
+
+export interface OpenOptions {
+  /** The stream read when the file is `-`. */
+  stdin?: NodeJS.ReadableStream;
+  /** Aborting ends the byte stream quietly (the caller decides what an abort means). */
+  signal?: AbortSignal;
+}
+
+/** True when the bytes start with the gzip magic number 1f 8b. */
+export function isGzip(head: Uint8Array): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/**
+ * The decompressed bytes of `file`. Gzip is recognised by its magic bytes, whatever the name:
+ * a `.gz` name on plain bytes is read as plain (with a warning), since the content decides.
+ */
+export async function* openBytes(
+  file: string,
+  options: OpenOptions & { onWarning?: (message: string) => void },
+): AsyncGenerator<Buffer, void, undefined> {
+  const raw = await peek(sourceBytes(file, options), 2);
+  if (!isGzip(raw.head)) {
+    if (/\.gz$/i.test(file) && raw.head.length > 0) {
+      options.onWarning?.(`${file}: the name ends in .gz but the content is not gzip; reading it as is`);
+    }
+    yield* raw.chunks;
+    return;
+  }
+  yield* gunzip(raw.chunks, file, options.signal);
+}
+
+async function* sourceBytes(file: string, options: OpenOptions): AsyncGenerator<Buffer, void, undefined> {
+  const stream = file === '-' ? stdinStream(options.stdin) : await openFile(file);
+  if (options.signal !== undefined) addAbortSignal(options.signal, stream);
+  try {
+    for await (const chunk of stream) {
+      yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
+    }
+  } catch (error) {
+    if (options.signal?.aborted === true) return;
+    throw readError(file, error);
+  }
+}
+
+function stdinStream(stdin: NodeJS.ReadableStream | undefined): Readable {
+  if (stdin === undefined) throw new ConfigError('-: reading from stdin, but no stdin stream was given');
+  // Wrap so that addAbortSignal and the async iterator see a modern Readable.
+  return stdin instanceof Readable ? stdin : new Readable().wrap(stdin);
+}
+
+async function openFile(file: string): Promise<Readable> {
+  try {
+    const handle = await open(file, 'r');
+    return handle.createReadStream({ highWaterMark: CHUNK_BYTES });
+  } catch (error) {
+    throw readError(file, error);
+  }
+}
+
+function readError(file: string, error: unknown): ConfigError {
+  if (isRevimportError(error)) return error as ConfigError;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason =
+    code === 'ENOENT'
+      ? 'file not found'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory, not a file'
+          : `cannot be read (${error instanceof Error ? error.message : String(error)})`;
+  return new ConfigError(`${file}: ${reason}`, { cause: error });
+}
+
+async function* gunzip(
+  chunks: AsyncIterable<Buffer>,
+  file: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Buffer, void, undefined> {
+  const inflate = createGunzip({ chunkSize: CHUNK_BYTES });
+  // pipeline forwards a read error from the source into `inflate`, so one catch sees both.
+  pipeline(Readable.from(chunks, { objectMode: false }), inflate, () => {});
+  try {
+    for await (const chunk of inflate) yield chunk as Buffer;
+  } catch (error) {
+    if (signal?.aborted === true) return;
+    if (isRevimportError(error)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${file}: corrupt gzip data (${message})`, { cause: error });
+  }
+}

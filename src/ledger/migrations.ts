@@ -1,0 +1,85 @@
+// The ledger schema as an ordered list of migrations. PRAGMA user_version holds how many have been
+// applied; each runs in its own transaction together with the version bump, so a crash leaves
+// the file at a whole version. Never edit a released migration: append a new one.
+
+import type Database from 'better-sqlite3';
+import { ConfigError } from '../errors.js';
+
+/** Migration 1, the first release's schema. Exported on its own so tests and tools can reuse it. */
+export const schemaV1 = `
+CREATE TABLE targets (
+  id              INTEGER PRIMARY KEY,
+  base_url        TEXT    NOT NULL,
+  key_fingerprint TEXT    NOT NULL,
+  created_at      INTEGER NOT NULL,
+  UNIQUE (base_url, key_fingerprint)
+) STRICT;
+
+CREATE TABLE runs (
+  id          INTEGER PRIMARY KEY,
+  command     TEXT    NOT NULL CHECK (command IN ('push', 'retry')),
+  files       TEXT    NOT NULL,
+  started_at  INTEGER NOT NULL,
+  finished_at INTEGER,
+  counts      TEXT,
+  exit_code   INTEGER,
+  duration_ms INTEGER,
+  pid         INTEGER NOT NULL
+) STRICT;
+
+-- seq: ledger-wide order in which records were marked pending, so a batch that shares an
+-- idempotency key can be rebuilt in its original order. payload is NULL once delivered.
+CREATE TABLE records (
+  target_id       INTEGER NOT NULL REFERENCES targets (id),
+  key             TEXT    NOT NULL,
+  content_hash    TEXT    NOT NULL,
+  state           TEXT    NOT NULL CHECK (state IN ('pending', 'delivered', 'rejected', 'failed')),
+  idempotency_key TEXT,
+  run_id          INTEGER REFERENCES runs (id),
+  seq             INTEGER NOT NULL,
+  first_seen      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  message         TEXT,
+  payload         TEXT,
+  PRIMARY KEY (target_id, key)
+) STRICT, WITHOUT ROWID;
+
+-- Outstanding work is a tiny slice of millions of delivered rows: index only that slice.
+CREATE INDEX records_outstanding ON records (target_id, state) WHERE state IN ('pending', 'failed');
+
+CREATE TABLE meta (
+  name  TEXT    PRIMARY KEY,
+  value INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+INSERT INTO meta (name, value) VALUES ('next_seq', 1);
+`;
+
+/** Migration n+1 is `ledgerMigrations[n]`. */
+export const ledgerMigrations: readonly string[] = [schemaV1];
+
+/** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */
+export function migrate(db: Database.Database, migrations: readonly string[] = ledgerMigrations): void {
+  // Fast path without a write lock: a reader (history) must not queue behind a running push.
+  if (readVersion(db, migrations) === migrations.length) return;
+  const step = db.transaction((): boolean => {
+    // Re-read under the write lock: another process may have migrated in between.
+    const version = readVersion(db, migrations);
+    if (version === migrations.length) return false;
+    db.exec(migrations[version]!);
+    // user_version lives in the file header page, so it commits or rolls back with the DDL.
+    db.pragma(`user_version = ${version + 1}`);
+    return true;
+  });
+  while (step.immediate()) {}
+}
+
+function readVersion(db: Database.Database, migrations: readonly string[]): number {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > migrations.length) {
+    throw new ConfigError(
+      `the ledger ${db.name} has schema version ${version}, newer than this revimport supports (${migrations.length})`,
+      { hint: 'Upgrade revimport, or point REVIMPORT_STATE at another ledger file.' },
+    );
+  }
+  return version;
+}

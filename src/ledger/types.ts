@@ -1,0 +1,79 @@
+// Row shapes the ledger reads and writes. Kept apart from ledger.ts so callers (pipeline, cli
+// history/status) can import the types without the better-sqlite3 edge.
+
+export const recordStates = ['pending', 'delivered', 'rejected', 'failed'] as const;
+/**
+ * `pending`: about to be sent, or in flight (payload kept). `delivered`: the server accepted it
+ * (payload dropped). `rejected`: the server refused this record; resending the same content is
+ * pointless. `failed`: the batch could not be delivered (network, 5xx after retries); resend it.
+ */
+export type RecordState = (typeof recordStates)[number];
+
+export const runCommands = ['push', 'retry'] as const;
+export type RunCommand = (typeof runCommands)[number];
+
+/** What `lookup` knows about one key. */
+export interface LedgerEntry {
+  readonly state: RecordState;
+  readonly contentHash: string;
+}
+
+/** One record about to be sent in a batch. */
+export interface PendingEntry {
+  readonly key: string;
+  readonly contentHash: string;
+  /** The record's wire JSON; kept until delivery so a later run can resend the same bytes. */
+  readonly payload: string;
+  /** The Idempotency-Key of the batch this record goes out in. */
+  readonly idempotencyKey: string;
+}
+
+/** A record a later run must resend: `failed`, or `pending` left behind by another run. */
+export interface OutstandingRecord {
+  readonly key: string;
+  readonly contentHash: string;
+  readonly payload: string;
+  readonly idempotencyKey: string;
+  readonly state: 'pending' | 'failed';
+}
+
+export interface MarkPendingOptions {
+  /**
+   * Turn records that are already `delivered` back into `pending` (an explicit resend).
+   * Default false: a delivered key is left untouched and not counted.
+   */
+  readonly resend?: boolean;
+}
+
+export interface BeginRunInput {
+  readonly command: RunCommand;
+  readonly files: readonly string[];
+  /** Epoch ms. Default: the ledger's `now()`. */
+  readonly startedAt?: number;
+  /** Default: process.pid. */
+  readonly pid?: number;
+}
+
+export interface FinishRunInput {
+  /** The summary counts, stored as JSON. */
+  readonly counts: Readonly<Record<string, number>>;
+  readonly exitCode: number;
+  readonly durationMs: number;
+  /** Epoch ms. Default: the ledger's `now()`. */
+  readonly finishedAt?: number;
+}
+
+/** One row of `revimport history`. Times are epoch ms; the `finish` fields are null while running or after a crash. */
+export interface RunRow {
+  readonly id: number;
+  readonly command: RunCommand;
+  readonly files: string[];
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+  readonly counts: Record<string, number> | null;
+  readonly exitCode: number | null;
+  readonly durationMs: number | null;
+  readonly pid: number;
+}
+
+export type StateCounts = Record<RecordState, number>;

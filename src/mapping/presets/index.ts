@@ -1,0 +1,86 @@
+// The built-in presets, and header-based detection: which preset an input file most likely comes from.
+import { normalizeColumnName } from '../column-name.js';
+import { googleAds } from './google-ads.js';
+import { googleAdsReport } from './google-ads-report.js';
+import { linkedin } from './linkedin.js';
+import { meta } from './meta.js';
+import { metaCapi } from './meta-capi.js';
+import { microsoftAds } from './microsoft-ads.js';
+import { shopify } from './shopify.js';
+import { stripe } from './stripe.js';
+import { tiktok } from './tiktok.js';
+import type { Preset } from './types.js';
+
+export type { Preset } from './types.js';
+
+export const presets: readonly Preset[] = [
+  googleAds,
+  googleAdsReport,
+  meta,
+  metaCapi,
+  microsoftAds,
+  tiktok,
+  linkedin,
+  shopify,
+  stripe,
+];
+
+/** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
+export interface PresetDetection {
+  match?: Preset;
+  /** Presets tied for the best score (one element when `match` is set, empty when nothing matched). */
+  candidates: Preset[];
+}
+
+export function findPreset(name: string): Preset | undefined {
+  const wanted = name.trim().toLowerCase();
+  return presets.find((preset) => preset.name === wanted);
+}
+
+/**
+ * Scores a CSV header against each CSV preset: a preset qualifies when the header holds all of its `all`
+ * columns and, if `any` is given, at least one of them; its score is the number of detect columns present,
+ * so the preset that recognises more of the header wins.
+ */
+export function detectPreset(header: readonly string[]): PresetDetection {
+  const present = new Set(header.map(normalizeColumnName));
+  return pickBest('csv', (name) => present.has(normalizeColumnName(name)));
+}
+
+/** Like detectPreset for JSON lines: the detect entries are dotted paths looked up in the first object. */
+export function detectJsonPreset(firstObject: Record<string, unknown>): PresetDetection {
+  return pickBest('jsonl', (path) => hasPath(firstObject, path));
+}
+
+function pickBest(format: Preset['format'], has: (name: string) => boolean): PresetDetection {
+  let best = 0;
+  let candidates: Preset[] = [];
+  for (const preset of presets) {
+    if (preset.format !== format) continue;
+    const score = scoreOf(preset, has);
+    if (score === 0 || score < best) continue;
+    if (score > best) {
+      best = score;
+      candidates = [];
+    }
+    candidates.push(preset);
+  }
+  return candidates.length === 1 ? { match: candidates[0], candidates } : { candidates };
+}
+
+function scoreOf(preset: Preset, has: (name: string) => boolean): number {
+  const { all, any } = preset.detect;
+  if (!all.every(has)) return 0;
+  const anyFound = any?.filter(has).length ?? 0;
+  if (any !== undefined && any.length > 0 && anyFound === 0) return 0;
+  return all.length + anyFound;
+}
+
+function hasPath(object: Record<string, unknown>, path: string): boolean {
+  let node: unknown = object;
+  for (const key of path.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node !== undefined;
+}

@@ -1,0 +1,188 @@
+// Stage: source rows -> checked rows. Binds the mapping to each file (detecting a preset when none is
+// configured), folds continuation rows, runs the JS transform, validates, and flags duplicate ids.
+import type { WrittenMapping } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import type { SourceInfo, SourceRow } from '../input/types.js';
+import { normalizeColumnName } from '../mapping/column-name.js';
+import { type BoundMapping, bindMapping } from '../mapping/compile-mapping.js';
+import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
+import { detectJsonPreset, detectPreset, findPreset, presets } from '../mapping/presets/index.js';
+import type { Preset } from '../mapping/presets/types.js';
+import type { ConversionRecord } from '../record/fields.js';
+import { type Candidate, createValidator, type ValidateOptions, type Validator } from '../record/validate.js';
+import type { Issue, Rejection } from '../report/rejection.js';
+import { SeenIds } from './seen-ids.js';
+
+export type CheckedRow =
+  | { ok: true; record: ConversionRecord; row: SourceRow }
+  | { ok: false; rejection: Rejection; duplicate: boolean };
+
+export interface CheckOptions extends ValidateOptions {
+  mapping: WrittenMapping | undefined;
+  transform: ((row: Record<string, unknown>) => unknown) | undefined;
+  /** Told once per file which preset was used (named in the output). */
+  onPreset?: (file: string, preset: string) => void;
+}
+
+interface FileState {
+  bound: BoundMapping;
+  validator: Validator;
+  lastFoldKey: string | undefined;
+}
+
+export function resolvePreset(mapping: WrittenMapping | undefined): Preset | undefined {
+  if (!mapping?.preset) return undefined;
+  const preset = findPreset(mapping.preset);
+  if (!preset) {
+    throw new ConfigError(`unknown preset "${mapping.preset}"`, {
+      hint: `known presets: ${presets.map((p) => p.name).join(', ')}`,
+    });
+  }
+  return preset;
+}
+
+/** True when the user's mapping says which columns to read (so no preset is detected). */
+function hasOwnMapping(mapping: WrittenMapping | undefined): boolean {
+  return !!mapping && (mapping.preset !== undefined || Object.keys(mapping.fields).length > 0);
+}
+
+/** Which CSV row is the header: the first holding the mapped column names (or any preset's). */
+export function headerMatcher(mapping: WrittenMapping | undefined): (cells: string[]) => boolean {
+  if (!hasOwnMapping(mapping)) {
+    return (cells) => {
+      const found = detectPreset(cells);
+      return found.match !== undefined || found.candidates.length > 0;
+    };
+  }
+  const preset = resolvePreset(mapping);
+  const merged = mergeMapping(preset, mapping);
+  const required: string[][] = [];
+  for (const field of Object.values(merged.fields)) {
+    if (field?.origin === 'user' && field.spec.value === undefined) {
+      const columns = columnsOf(field).map(normalizeColumnName);
+      if (columns.length > 0) required.push(columns);
+    }
+  }
+  for (const column of preset?.detect.all ?? []) required.push([normalizeColumnName(column)]);
+  if (required.length === 0) return (cells) => cells.some((c) => c.trim() !== '');
+  return (cells) => {
+    const names = new Set(cells.map(normalizeColumnName));
+    return required.every((alternatives) => alternatives.some((c) => names.has(c)));
+  };
+}
+
+export async function* checkRows(rows: AsyncIterable<SourceRow>, options: CheckOptions): AsyncGenerator<CheckedRow> {
+  const files = new Map<SourceInfo, FileState>();
+  const seen = new SeenIds();
+  const configuredPreset = resolvePreset(options.mapping);
+  const detect = !hasOwnMapping(options.mapping);
+
+  const stateFor = (row: SourceRow): FileState => {
+    let state = files.get(row.source);
+    if (state) return state;
+    let preset = configuredPreset;
+    if (detect) {
+      const found =
+        row.kind === 'json' ? detectJsonPreset(row.value) : detectPreset(row.source.header ?? []);
+      if (!found.match) {
+        const names = found.candidates.map((p) => p.name);
+        throw new ConfigError(
+          names.length > 1
+            ? `${row.source.file} matches several presets equally: ${names.join(', ')}`
+            : `${row.source.file} matches no preset and no mapping is configured`,
+          { hint: 'set mapping.preset or mapping.fields in the config (revimport init <file> writes one)' },
+        );
+      }
+      preset = found.match;
+    }
+    if (preset) options.onPreset?.(row.source.file, preset.name);
+    const bound = bindMapping(mergeMapping(preset, options.mapping), row.source);
+    state = { bound, validator: createValidator(bound, options), lastFoldKey: undefined };
+    files.set(row.source, state);
+    return state;
+  };
+
+  for await (const row of rows) {
+    if (row.kind === 'malformed') {
+      yield invalid(row, [{ column: '(row)', value: row.raw.slice(0, 200), reason: row.reason, message: row.message }]);
+      continue;
+    }
+    const state = stateFor(row);
+    const { bound, validator } = state;
+    if (bound.foldIndex !== undefined && row.kind === 'csv') {
+      // Shopify writes one row per line item; the order's own fields are on its first row only.
+      const key = row.cells[bound.foldIndex]?.trim();
+      if (key && key === state.lastFoldKey) continue;
+      state.lastFoldKey = key;
+    }
+    let candidate = validator.candidate(row);
+    if (options.transform) {
+      const result = applyTransform(options.transform, candidate, row);
+      if (result === null) continue;
+      if ('error' in result) {
+        yield invalid(row, [{ column: '(transform)', value: '', reason: 'transform failed', message: result.error }]);
+        continue;
+      }
+      candidate = result.candidate;
+    }
+    const checked = validator.check(candidate);
+    if (!checked.ok) {
+      yield invalid(row, checked.issues);
+      continue;
+    }
+    const id = checked.record.conversionId;
+    if (id !== undefined && !seen.add(id)) {
+      yield {
+        ...invalid(row, [
+          {
+            column: bound.fields.conversionId.column,
+            value: id,
+            reason: 'duplicate',
+            message: `conversionId "${id}" is already on an earlier valid row of this run`,
+          },
+        ]),
+        duplicate: true,
+      };
+      continue;
+    }
+    yield { ok: true, record: checked.record, row };
+  }
+}
+
+function invalid(row: SourceRow, issues: Issue[]): { ok: false; rejection: Rejection; duplicate: boolean } {
+  return {
+    ok: false,
+    duplicate: false,
+    rejection: { file: row.source.file, line: row.line, stage: 'invalid', issues, row },
+  };
+}
+
+/** The user's transform gets the mapped fields plus `$row` (source columns); null/false drops the row. */
+function applyTransform(
+  transform: (row: Record<string, unknown>) => unknown,
+  candidate: Candidate,
+  row: SourceRow,
+): { candidate: Candidate } | { error: string } | null {
+  const input: Record<string, unknown> = { ...candidate, $row: sourceObject(row) };
+  let output: unknown;
+  try {
+    output = transform(input);
+  } catch (error) {
+    return { error: `transform threw: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (output === null || output === false) return null;
+  if (output === undefined) output = input;
+  if (typeof output !== 'object') return { error: 'transform must return an object, null or nothing' };
+  const { $row: _ignored, ...fields } = output as Record<string, unknown>;
+  return { candidate: fields as Candidate };
+}
+
+function sourceObject(row: SourceRow): Record<string, unknown> {
+  if (row.kind === 'json') return row.value;
+  if (row.kind !== 'csv') return {};
+  const out: Record<string, unknown> = {};
+  (row.source.header ?? []).forEach((name, i) => {
+    out[name] = row.cells[i];
+  });
+  return out;
+}

@@ -1,0 +1,23 @@
+// Optional callbacks through which the core reports progress. They only drive display: the Summary
+// returned by the pipeline is the source of truth.
+import type { Rejection } from '../report/rejection.js';
+
+export interface RequestInfo {
+  status?: number;
+  error?: string;
+  durationMs: number;
+  records: number;
+  attempt: number;
+}
+
+export interface PipelineHooks {
+  onFileStart?(file: string): void;
+  onFileDone?(file: string, rows: number): void;
+  onPreset?(file: string, preset: string): void;
+  onRowRead?(rowsRead: number): void;
+  onInvalid?(rejection: Rejection): void;
+  onDelivered?(count: number): void;
+  onRequest?(info: RequestInfo): void;
+  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  onWarning?(message: string): void;
+}

@@ -1,0 +1,294 @@
+// Composes the stages: read -> check -> (ledger look-up) -> deliver, and returns the Summary.
+// `--check` stops after checking and touches neither the ledger nor the network.
+import type { Settings } from '../config/settings.js';
+import { AuthError } from '../errors.js';
+import { readRows } from '../input/read-rows.js';
+import type { SourceRow } from '../input/types.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { recordIdentity } from '../ledger/record-key.js';
+import { minorUnits } from '../record/currency.js';
+import type { ConversionRecord } from '../record/fields.js';
+import type { Rejection } from '../report/rejection.js';
+import type { RejectsWriter } from '../report/rejects.js';
+import { emptySummary, ErrorCollector, type Summary, Totals } from '../report/summary.js';
+import { createDeliverer, type Deliverer } from '../transport/deliver.js';
+import { type CheckedRow, checkRows, headerMatcher } from './checked-rows.js';
+import type { PipelineHooks } from './hooks.js';
+
+export interface RunOptions {
+  files: string[];
+  check: boolean;
+  resend: boolean;
+}
+
+export interface RunDeps {
+  stdin?: NodeJS.ReadableStream;
+  /** Open ledger and the run's id, for push; absent for --check. */
+  ledger?: { ledger: Ledger; targetId: number; runId: number };
+  rejects?: RejectsWriter;
+  userAgent: string;
+  now: () => number;
+  signal?: AbortSignal;
+  /** For tests: backoff base (ms). */
+  baseDelayMs?: number;
+}
+
+/** What the deliverer carries per record: the wire record and where it came from. */
+export interface Item {
+  record: ConversionRecord;
+  key: string;
+  contentHash: string;
+  row: SourceRow | undefined;
+  file: string;
+  line: number;
+}
+
+const LOOKUP_CHUNK = 512;
+
+export async function runPipeline(
+  settings: Settings,
+  options: RunOptions,
+  deps: RunDeps,
+  hooks: PipelineHooks = {},
+): Promise<Summary> {
+  const started = deps.now();
+  const summary = emptySummary(options.check);
+  const errors = new ErrorCollector();
+  const validTotals = new Totals(minorUnits);
+  const deliveredTotals = new Totals(minorUnits);
+  const pendingWrites: Promise<void>[] = [];
+
+  const reject = (rejection: Rejection) => {
+    errors.add(rejection);
+    hooks.onInvalid?.(rejection);
+    const wait = deps.rejects?.write(rejection);
+    if (wait) pendingWrites.push(wait);
+  };
+
+  const deliverer = options.check ? undefined : makeDeliverer(settings, deps, hooks, summary, deliveredTotals, reject);
+  const ledger = deps.ledger;
+
+  let toLookUp: Item[] = [];
+  const flushLookups = async () => {
+    const items = toLookUp;
+    toLookUp = [];
+    if (!deliverer || items.length === 0) return;
+    const known = ledger ? ledger.ledger.lookup(ledger.targetId, items.map((i) => i.key)) : new Map();
+    for (const item of items) {
+      const entry = known.get(item.key);
+      if (entry?.state === 'delivered' && !options.resend) {
+        if (entry.contentHash === item.contentHash) summary.alreadySent++;
+        else {
+          summary.changed++;
+          reject({
+            file: item.file,
+            line: item.line,
+            stage: 'skipped',
+            row: item.row,
+            issues: [
+              {
+                column: 'conversionId',
+                value: item.record.conversionId ?? '',
+                reason: 'changed since delivered',
+                message: `conversionId "${item.record.conversionId}" was delivered before with other content; skipped (use --resend to send it again)`,
+              },
+            ],
+          });
+        }
+        continue;
+      }
+      await deliverer.push(item);
+    }
+  };
+
+  try {
+    if (deliverer && ledger) await resendOutstanding(ledger, deliverer, summary);
+
+    const isHeader = headerMatcher(settings.mapping);
+    for (const file of options.files) {
+      if (deps.signal?.aborted) break;
+      hooks.onFileStart?.(file);
+      const before = summary.rowsRead;
+      const rows = readRows(file, {
+        format: settings.format,
+        delimiter: settings.delimiter,
+        encoding: settings.encoding,
+        isHeader,
+        stdin: deps.stdin,
+        signal: deps.signal,
+        onWarning: (message: string) => hooks.onWarning?.(`${file}: ${message}`),
+      });
+      const checked = checkRows(rows, {
+        mapping: settings.mapping,
+        transform: settings.transform,
+        timezone: settings.timezone,
+        currency: settings.currency,
+        allowNegative: settings.allowNegative,
+        onPreset: (f, preset) => {
+          summary.presets[f] = preset;
+          hooks.onPreset?.(f, preset);
+        },
+      });
+      for await (const result of checked as AsyncIterable<CheckedRow>) {
+        summary.rowsRead++;
+        if (!result.ok) {
+          summary.invalid++;
+          if (result.duplicate) summary.duplicates++;
+          reject(result.rejection);
+        } else {
+          summary.valid++;
+          validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
+          if (deliverer) {
+            const { key, contentHash } = recordIdentity(result.record);
+            const row = result.row;
+            toLookUp.push({ record: result.record, key, contentHash, row, file: row.source.file, line: row.line });
+            if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
+          }
+        }
+        if ((summary.rowsRead & 1023) === 0) hooks.onRowRead?.(summary.rowsRead);
+        if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
+        if (deps.signal?.aborted) break;
+      }
+      hooks.onRowRead?.(summary.rowsRead);
+      hooks.onFileDone?.(file, summary.rowsRead - before);
+    }
+    if (!deps.signal?.aborted) await flushLookups();
+    if (deliverer) {
+      if (deps.signal?.aborted) await deliverer.abort(10_000);
+      const stats = await deliverer.close();
+      summary.batches = stats.batches;
+      summary.requests = stats.requests;
+    }
+  } catch (error) {
+    if (deliverer && error instanceof AuthError) {
+      await deliverer.abort(0).catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    await Promise.all(pendingWrites);
+  }
+
+  summary.totals = options.check ? validTotals.toJSON() : deliveredTotals.toJSON();
+  summary.errors = errors.groups();
+  summary.durationMs = Math.round(deps.now() - started);
+  return summary;
+}
+
+function makeDeliverer(
+  settings: Settings,
+  deps: RunDeps,
+  hooks: PipelineHooks,
+  summary: Summary,
+  totals: Totals,
+  reject: (rejection: Rejection) => void,
+): Deliverer<Item> {
+  const ledger = deps.ledger;
+  const serverRejection = (item: Item, stage: 'rejected' | 'failed', reason: string, message: string): Rejection => ({
+    file: item.file,
+    line: item.line,
+    stage,
+    row: item.row,
+    issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
+  });
+  return createDeliverer<Item>({
+    url: new URL(`${settings.baseUrl}/api/revenues`),
+    apiKey: settings.apiKey ?? '',
+    userAgent: deps.userAgent,
+    batchSize: settings.batchSize,
+    concurrency: settings.concurrency,
+    retries: settings.retries,
+    maxRetryTimeMs: settings.maxRetryTimeMs,
+    timeoutMs: settings.timeoutMs,
+    ratePerSec: settings.ratePerSec,
+    baseDelayMs: deps.baseDelayMs,
+    now: deps.now,
+    hooks: {
+      beforeSend(items, idempotencyKey) {
+        ledger?.ledger.markPending(
+          ledger.targetId,
+          ledger.runId,
+          items.map((i) => ({
+            key: i.key,
+            contentHash: i.contentHash,
+            payload: JSON.stringify(i.record),
+            idempotencyKey,
+          })),
+          { resend: true },
+        );
+      },
+      onDelivered(items, info) {
+        ledger?.ledger.markDelivered(
+          ledger.targetId,
+          items.map((i) => i.key),
+          info.idempotencyKey,
+        );
+        summary.sent += items.length;
+        for (const item of items) totals.add(item.record.conversionCurrency, item.record.conversionValue);
+        hooks.onDelivered?.(items.length);
+      },
+      onRejected(items, info) {
+        ledger?.ledger.markRejected(
+          ledger.targetId,
+          items.map((i) => ({ key: i.key, message: info.message })),
+        );
+        summary.rejected += items.length;
+        for (const item of items) {
+          reject(serverRejection(item, 'rejected', 'rejected by server', `HTTP ${info.status}: ${info.message}`));
+        }
+      },
+      onFailed(items, info) {
+        ledger?.ledger.markFailed(
+          ledger.targetId,
+          items.map((i) => i.key),
+          info.reason,
+        );
+        summary.failed += items.length;
+        for (const item of items) {
+          reject(serverRejection(item, 'failed', 'delivery failed', `${info.reason}; kept for the next run`));
+        }
+      },
+      onAbandoned(items) {
+        // Not sent before the stop: record them so `revimport retry` or the next push sends them.
+        ledger?.ledger.markPending(
+          ledger.targetId,
+          ledger.runId,
+          items.map((i) => ({
+            key: i.key,
+            contentHash: i.contentHash,
+            payload: JSON.stringify(i.record),
+            idempotencyKey: '',
+          })),
+          { resend: true },
+        );
+        summary.pending += items.length;
+      },
+      onRequest: hooks.onRequest,
+      onRetry: hooks.onRetry,
+    },
+  });
+}
+
+/** Failed and stale pending records of earlier runs go first, in their original batches (same key). */
+async function resendOutstanding(
+  ledger: NonNullable<RunDeps['ledger']>,
+  deliverer: Deliverer<Item>,
+  summary: Summary,
+): Promise<void> {
+  const outstanding = ledger.ledger.outstanding(ledger.targetId, ledger.runId);
+  let group: string | undefined;
+  for (const entry of outstanding) {
+    if (group !== undefined && entry.idempotencyKey !== group) await deliverer.flush();
+    group = entry.idempotencyKey;
+    const record = JSON.parse(entry.payload) as ConversionRecord;
+    summary.retried++;
+    await deliverer.push({
+      record,
+      key: entry.key,
+      contentHash: entry.contentHash,
+      row: undefined,
+      file: '(ledger)',
+      line: 0,
+    });
+  }
+  if (outstanding.length > 0) await deliverer.flush();
+}

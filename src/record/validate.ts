@@ -1,0 +1,231 @@
+// Turns one mapped row into a valid wire record or the list of what is wrong with it. Pure: the caller
+// passes the bound mapping, the run's defaults and the set of conversionIds already seen.
+import type { SourceRow } from '../input/types.js';
+import type { BoundField, BoundMapping } from '../mapping/compile-mapping.js';
+import { type Issue, maskEmail } from '../report/rejection.js';
+import { normalizeCurrency } from './currency.js';
+import { createDatetimeParser, type DatetimeParser, formatUtc } from './datetime.js';
+import type { ConversionRecord } from './fields.js';
+import { parseAmount, roundToMinor } from './money.js';
+import { canonicalZone, fixedOffsetZone, parseOffset } from './zone.js';
+
+export interface ValidateOptions {
+  /** Default zone for local times (`timezone` / `--timezone`). */
+  timezone: string | undefined;
+  /** Default currency (`currency` / `--currency`). */
+  currency: string | undefined;
+  allowNegative: boolean;
+}
+
+export type ValidateResult = { ok: true; record: ConversionRecord } | { ok: false; issues: Issue[] };
+
+/** Raw values per field after mapping (before normalization); the JS `transform` hook sees and edits these. */
+export type Candidate = Partial<Record<keyof ConversionRecord, unknown>>;
+
+export interface Validator {
+  /** Reads the row's mapped values (constants and defaults applied). */
+  candidate(row: SourceRow): Candidate;
+  check(candidate: Candidate): ValidateResult;
+}
+
+const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+
+export function createValidator(bound: BoundMapping, options: ValidateOptions): Validator {
+  const f = bound.fields;
+  const parseTime: DatetimeParser = createDatetimeParser(toList(f.conversionDatetime.spec.format));
+  const valueDecimal = f.conversionValue.spec.decimal;
+  const valueScale = f.conversionValue.spec.scale;
+  const fileZone = resolveFileZone(bound.fileZone);
+  const fieldZone = f.conversionDatetime.spec.timezone;
+  const configuredZone = fileZone ?? canonicalZone(fieldZone ?? '') ?? canonicalZone(options.timezone ?? '');
+
+  const read = (field: BoundField, row: SourceRow): unknown => {
+    let value: unknown = field.constant ?? field.get?.(row);
+    if (Array.isArray(value)) value = value.length > 0 ? value[0] : undefined;
+    if (typeof value === 'string') {
+      value = value.trim();
+      if (value === '') value = undefined;
+    }
+    return value ?? field.fallback;
+  };
+
+  return {
+    candidate(row) {
+      return {
+        conversionCurrency: read(f.conversionCurrency, row) ?? options.currency,
+        conversionValue: read(f.conversionValue, row),
+        conversionDatetime: read(f.conversionDatetime, row),
+        conversionTimezone: read(f.conversionTimezone, row),
+        serviceId: read(f.serviceId, row),
+        conversionId: read(f.conversionId, row),
+        conversionName: read(f.conversionName, row),
+        conversionEmail: read(f.conversionEmail, row),
+      };
+    },
+
+    check(c) {
+      const issues: Issue[] = [];
+      const issue = (field: BoundField, value: unknown, reason: string, message: string) => {
+        issues.push({ column: field.column, value: display(value), reason, message });
+      };
+
+      // Currency first: the value's rounding depends on it.
+      let currency: string | undefined;
+      const rawCurrency = textOf(c.conversionCurrency, f.conversionCurrency.spec.transform);
+      let amountCurrency: string | undefined;
+      let value: number | undefined;
+      if (c.conversionValue === undefined) {
+        issue(f.conversionValue, '', 'missing value', 'conversionValue is required but the cell is empty');
+      } else if (typeof c.conversionValue !== 'string' && typeof c.conversionValue !== 'number') {
+        issue(f.conversionValue, c.conversionValue, 'invalid number', 'the value is not a number');
+      } else {
+        const amount = parseAmount(c.conversionValue, { decimal: valueDecimal });
+        if (!amount.ok) issue(f.conversionValue, c.conversionValue, amount.reason, amount.message);
+        else {
+          value = valueScale === undefined ? amount.value : amount.value * valueScale;
+          amountCurrency = amount.currency;
+          if (value < 0 && !options.allowNegative) {
+            issue(
+              f.conversionValue,
+              c.conversionValue,
+              'negative value',
+              `negative value ${c.conversionValue}: refunds are not imported unless allowNegative is set`,
+            );
+            value = undefined;
+          }
+        }
+      }
+      if (rawCurrency === undefined) {
+        currency = amountCurrency;
+        if (currency === undefined) {
+          issue(f.conversionCurrency, '', 'missing currency', 'no currency: map a currency column or set `currency`');
+        }
+      } else {
+        currency = normalizeCurrency(rawCurrency);
+        if (currency === undefined) {
+          issue(
+            f.conversionCurrency,
+            rawCurrency,
+            'invalid currency',
+            `"${rawCurrency}" is not an ISO 4217 currency code`,
+          );
+        } else if (amountCurrency !== undefined && amountCurrency !== currency) {
+          issue(
+            f.conversionValue,
+            c.conversionValue,
+            'currency mismatch',
+            `the value says ${amountCurrency} but the currency column says ${currency}`,
+          );
+        }
+      }
+
+      // Zone: the row's zone column, else the file's Parameters zone, else the configured default.
+      let rowZone = configuredZone;
+      const rawZone = textOf(c.conversionTimezone, undefined);
+      if (rawZone !== undefined) {
+        const zone = canonicalZone(rawZone) ?? offsetZone(rawZone);
+        if (zone === undefined) {
+          issue(f.conversionTimezone, rawZone, 'unknown time zone', `"${rawZone}" is not an IANA time zone name`);
+        }
+        rowZone = zone;
+      }
+
+      let datetime: string | undefined;
+      let timezone: string | undefined;
+      const rawTime = c.conversionDatetime;
+      if (rawTime === undefined) {
+        issue(f.conversionDatetime, '', 'missing datetime', 'conversionDatetime is required but the cell is empty');
+      } else if (typeof rawTime !== 'string' && typeof rawTime !== 'number') {
+        issue(f.conversionDatetime, rawTime, 'invalid datetime', 'the datetime is not text or a number');
+      } else if (rawZone === undefined || rowZone !== undefined) {
+        const parsed = parseTime(rawTime, rowZone);
+        if (!parsed.ok) issue(f.conversionDatetime, rawTime, parsed.reason, parsed.message);
+        else {
+          datetime = formatUtc(parsed.utcMs);
+          timezone =
+            parsed.zone ??
+            rowZone ??
+            (parsed.offsetMinutes === undefined ? 'UTC' : (fixedOffsetZone(parsed.offsetMinutes) ?? 'UTC'));
+        }
+      }
+
+      const email = textOf(c.conversionEmail, 'lowercase');
+      if (email !== undefined) {
+        if (SHA256_HEX.test(email)) {
+          issue(
+            f.conversionEmail,
+            `${email.slice(0, 8)}…`,
+            'hashed e-mail',
+            'the e-mail is a SHA-256 hash, which the CRM cannot match: map a plain e-mail column or a serviceId',
+          );
+        } else if (!EMAIL.test(email) || email.length > 254) {
+          issue(f.conversionEmail, maskEmail(email), 'invalid e-mail', `"${maskEmail(email)}" is not an e-mail address`);
+        }
+      }
+      const serviceId = textOf(c.serviceId, f.serviceId.spec.transform);
+      const conversionId = textOf(c.conversionId, f.conversionId.spec.transform);
+      const conversionName = textOf(c.conversionName, f.conversionName.spec.transform);
+      if (serviceId === undefined && email === undefined) {
+        issues.push({
+          column: `${f.serviceId.column} / ${f.conversionEmail.column}`,
+          value: '',
+          reason: 'missing visitor id',
+          message: 'a record needs a serviceId or a conversionEmail to link it to a visitor',
+        });
+      }
+
+      if (issues.length > 0 || value === undefined || currency === undefined || !datetime || !timezone) {
+        return { ok: false, issues };
+      }
+      const record: ConversionRecord = {
+        conversionCurrency: currency,
+        conversionValue: roundToMinor(value, currency),
+        conversionDatetime: datetime,
+        conversionTimezone: timezone,
+      };
+      if (serviceId !== undefined) record.serviceId = serviceId;
+      if (conversionId !== undefined) record.conversionId = conversionId;
+      if (conversionName !== undefined) record.conversionName = conversionName;
+      if (email !== undefined) record.conversionEmail = email;
+      return { ok: true, record };
+    },
+  };
+}
+
+function toList(format: string | string[] | undefined): string[] | undefined {
+  return format === undefined ? undefined : Array.isArray(format) ? format : [format];
+}
+
+/** A file zone is an IANA name (Google) or a fixed GMT offset applied all year (Microsoft `-0500`). */
+function resolveFileZone(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  return canonicalZone(raw) ?? offsetZone(raw);
+}
+
+function offsetZone(raw: string): string | undefined {
+  const offset = parseOffset(raw);
+  return offset === undefined ? undefined : fixedOffsetZone(offset);
+}
+
+function textOf(value: unknown, transform: 'trim' | 'lowercase' | 'uppercase' | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  let text: string;
+  if (typeof value === 'string') text = value.trim();
+  else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') text = String(value);
+  else return undefined;
+  if (text === '') return undefined;
+  if (transform === 'lowercase') return text.toLowerCase();
+  if (transform === 'uppercase') return text.toUpperCase();
+  return text;
+}
+
+function display(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  try {
+    return JSON.stringify(value).slice(0, 200);
+  } catch {
+    return String(value);
+  }
+}

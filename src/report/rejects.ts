@@ -1,0 +1,120 @@
+// Writes invalid and refused rows to `--rejects` (CSV or JSON lines by extension, mode 0600) with their
+// original columns plus _file, _line, _reason, so a fixed copy can be pushed again.
+import { once } from 'node:events';
+import { createWriteStream, fchmodSync, openSync, type WriteStream } from 'node:fs';
+import type { SourceRow } from '../input/types.js';
+import { normalizeColumnName } from '../mapping/column-name.js';
+import type { Rejection } from './rejection.js';
+
+export interface RejectsWriter {
+  write(rejection: Rejection): Promise<void> | undefined;
+  close(): Promise<void>;
+  readonly count: number;
+}
+
+/** Spreadsheets run a cell starting with = + - @ (or tab/CR) as a formula: prefix it with a quote. */
+export function defuseCell(value: string): string {
+  const first = value.charCodeAt(0);
+  // = + - @ \t \r
+  if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) {
+    return `'${value}`;
+  }
+  return value;
+}
+
+export function csvCell(value: string): string {
+  const safe = defuseCell(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function reasonText(rejection: Rejection): string {
+  return rejection.issues.map((i) => `${i.column}: ${i.message}`).join('; ');
+}
+
+export function openRejects(path: string): RejectsWriter {
+  const jsonl = /\.(jsonl|ndjson|json)$/i.test(path);
+  let stream: WriteStream | undefined;
+  let header: string[] | undefined;
+  let headerIndex: Map<string, number> | undefined;
+  let count = 0;
+
+  const open = () => {
+    const fd = openSync(path, 'w', 0o600);
+    // `mode` only applies when the file is created: an existing file keeps its mode otherwise.
+    fchmodSync(fd, 0o600);
+    stream = createWriteStream('', { fd });
+    return stream;
+  };
+
+  const csvLine = (rejection: Rejection): string => {
+    const row = rejection.row;
+    if (!header) {
+      header = row?.kind === 'csv' && row.source.header ? row.source.header : ['_raw'];
+      headerIndex = new Map(header.map((h, i) => [normalizeColumnName(h), i]));
+      const names = [...header, '_file', '_line', '_reason'];
+      stream!.write(`${names.map(csvCell).join(',')}\n`);
+    }
+    const cells = new Array<string>(header.length).fill('');
+    placeCells(row, header, headerIndex!, cells);
+    cells.push(rejection.file, String(rejection.line), reasonText(rejection));
+    return `${cells.map(csvCell).join(',')}\n`;
+  };
+
+  const jsonLine = (rejection: Rejection): string => {
+    const out: Record<string, unknown> = {};
+    const row = rejection.row;
+    if (row?.kind === 'csv') {
+      const names = row.source.header ?? [];
+      names.forEach((name, i) => {
+        out[name] = defuseCell(row.cells[i] ?? '');
+      });
+    } else if (row?.kind === 'json') Object.assign(out, row.value);
+    else if (row?.kind === 'malformed') out._raw = defuseCell(row.raw);
+    out._file = rejection.file;
+    out._line = rejection.line;
+    out._reason = defuseCell(reasonText(rejection));
+    return `${JSON.stringify(out)}\n`;
+  };
+
+  return {
+    get count() {
+      return count;
+    },
+    write(rejection) {
+      const s = stream ?? open();
+      count++;
+      const ok = s.write(jsonl ? jsonLine(rejection) : csvLine(rejection));
+      return ok ? undefined : once(s, 'drain').then(() => undefined);
+    },
+    async close() {
+      if (!stream) return;
+      const s = stream;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.end(() => resolve());
+      });
+    },
+  };
+}
+
+function placeCells(row: SourceRow | undefined, header: string[], index: Map<string, number>, out: string[]): void {
+  if (!row) return;
+  if (row.kind === 'malformed') {
+    out[0] = row.raw;
+    return;
+  }
+  if (row.kind === 'json') {
+    out[0] = JSON.stringify(row.value);
+    return;
+  }
+  const names = row.source.header ?? [];
+  if (names === header) {
+    for (let i = 0; i < header.length; i++) out[i] = row.cells[i] ?? '';
+    return;
+  }
+  // A later file with another header: place cells by column name; columns the first file lacks are dropped.
+  names.forEach((name, i) => {
+    const at = index.get(normalizeColumnName(name));
+    if (at !== undefined) out[at] = row.cells[i] ?? '';
+  });
+}

@@ -1,0 +1,128 @@
+// The run's result: counts, per-currency totals (summed exactly in minor units) and errors grouped by
+// reason with a few examples. Pure; the CLI renders it as text or as the --json object.
+import type { Rejection } from './rejection.js';
+
+export interface ErrorExample {
+  file: string;
+  line: number;
+  column: string;
+  value: string;
+  message: string;
+}
+
+export interface ErrorGroup {
+  reason: string;
+  count: number;
+  examples: ErrorExample[];
+}
+
+export interface Summary {
+  rowsRead: number;
+  valid: number;
+  invalid: number;
+  /** Records the server accepted (2xx) in this run, resent ones included. */
+  sent: number;
+  /** Records the server refused (4xx) in this run. */
+  rejected: number;
+  /** Rows invalid because their conversionId was already on a valid row earlier in the run. */
+  duplicates: number;
+  /** Valid rows already delivered to this target by an earlier run: skipped. */
+  alreadySent: number;
+  /** Rows whose conversionId was delivered before with other content: skipped unless --resend. */
+  changed: number;
+  /** Outstanding records of earlier runs (failed, or pending after a crash) resent first. */
+  retried: number;
+  /** Records not delivered after retries or the retry budget: kept in the ledger for the next run. */
+  failed: number;
+  /** Records still pending when the run was stopped (SIGINT/SIGTERM). */
+  pending: number;
+  batches: number;
+  requests: number;
+  durationMs: number;
+  /** --check: totals of the valid rows; push: totals of what was delivered. */
+  totals: Record<string, number>;
+  errors: ErrorGroup[];
+  /** Preset used per file, where one was used. */
+  presets: Record<string, string>;
+  /** Set when --max-invalid stopped the run before anything was sent. */
+  aborted?: string;
+  check: boolean;
+}
+
+export const MAX_EXAMPLES = 5;
+
+export class ErrorCollector {
+  readonly #groups = new Map<string, ErrorGroup>();
+
+  add(rejection: Rejection): void {
+    for (const issue of rejection.issues) {
+      let group = this.#groups.get(issue.reason);
+      if (!group) {
+        group = { reason: issue.reason, count: 0, examples: [] };
+        this.#groups.set(issue.reason, group);
+      }
+      group.count++;
+      if (group.examples.length < MAX_EXAMPLES) {
+        group.examples.push({
+          file: rejection.file,
+          line: rejection.line,
+          column: issue.column,
+          value: issue.value,
+          message: issue.message,
+        });
+      }
+    }
+  }
+
+  /** Largest groups first; ties by reason for a stable output. */
+  groups(): ErrorGroup[] {
+    return [...this.#groups.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  }
+}
+
+/** Exact per-currency totals: integer minor units summed, converted back once at the end. */
+export class Totals {
+  readonly #minor = new Map<string, number>();
+  readonly #digits: (currency: string) => number;
+
+  constructor(minorDigits: (currency: string) => number) {
+    this.#digits = minorDigits;
+  }
+
+  add(currency: string, value: number): void {
+    const scale = 10 ** this.#digits(currency);
+    this.#minor.set(currency, (this.#minor.get(currency) ?? 0) + Math.round(value * scale));
+  }
+
+  toJSON(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const currency of [...this.#minor.keys()].sort()) {
+      const scale = 10 ** this.#digits(currency);
+      out[currency] = this.#minor.get(currency)! / scale;
+    }
+    return out;
+  }
+}
+
+export function emptySummary(check: boolean): Summary {
+  return {
+    rowsRead: 0,
+    valid: 0,
+    invalid: 0,
+    sent: 0,
+    rejected: 0,
+    duplicates: 0,
+    alreadySent: 0,
+    changed: 0,
+    retried: 0,
+    failed: 0,
+    pending: 0,
+    batches: 0,
+    requests: 0,
+    durationMs: 0,
+    totals: {},
+    errors: [],
+    presets: {},
+    check,
+  };
+}

@@ -1,0 +1,39 @@
+// Retry timing, pure: full-jitter exponential backoff and Retry-After parsing (both RFC 9110 forms).
+
+/** Backoff bounds. */
+export interface BackoffOptions {
+  /** Delay ceiling of the first retry, in ms. */
+  baseMs: number;
+  /** Upper bound of any single delay, in ms. */
+  capMs: number;
+}
+
+/**
+ * Full jitter (AWS "Exponential backoff and jitter"): uniform in [0, min(cap, base * 2^(attempt-1))).
+ * `attempt` is 1 for the first retry. `random` returns a number in [0, 1).
+ */
+export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number): number {
+  const exponent = Math.max(0, Math.min(attempt - 1, 52));
+  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** exponent);
+  return Math.floor(Math.max(0, Math.min(random(), 1)) * ceiling);
+}
+
+const secondsPattern = /^-?\d+(?:\.\d+)?$/;
+// All three HTTP-date forms (IMF-fixdate, RFC 850, asctime) open with a day name; requiring it keeps
+// Date.parse's leniency from reading garbage such as "1" as a year.
+const httpDatePattern = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i;
+
+/**
+ * Retry-After as milliseconds to wait from `nowMs`: delay-seconds or an HTTP-date. Past dates and
+ * negative numbers give 0; anything unparseable gives undefined.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (secondsPattern.test(text)) return Math.max(0, Math.round(Number(text) * 1000));
+  if (!httpDatePattern.test(text)) return undefined;
+  // asctime dates carry no zone but are GMT by definition; V8 would read them as local time.
+  const at = Date.parse(/ GMT$/i.test(text) ? text : `${text} GMT`);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}

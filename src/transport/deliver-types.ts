@@ -1,0 +1,103 @@
+// The deliverer's public contract: options (with defaults), hooks and statistics.
+import type { Dispatcher } from 'undici';
+import type { ConversionRecord } from '../record/fields.js';
+
+/** What the deliverer counts. Records are counted once, by their final outcome. */
+export interface DeliveryStats {
+  /** Distinct bodies formed by batching (splits not included). */
+  batches: number;
+  /** HTTP requests made, answered or not. */
+  requests: number;
+  /** Resends of a body after a transient failure. */
+  retries: number;
+  /** Bodies halved after 400/413/422. */
+  splits: number;
+  delivered: number;
+  rejected: number;
+  failed: number;
+  abandoned: number;
+}
+
+export interface RequestInfo {
+  /** The HTTP status, when there was one. */
+  status?: number;
+  /** The transport error code (ECONNRESET, ETIMEDOUT...), when there was no answer. */
+  error?: string;
+  durationMs: number;
+  records: number;
+  /** 1 for the first request of a body. */
+  attempt: number;
+}
+
+export interface RetryInfo {
+  /** The attempt that failed (1 = first request of the body). */
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+/**
+ * Called synchronously, exactly once per item outcome (delivered, rejected, failed or abandoned).
+ * A hook that throws stops the run: `close()` rejects with that error.
+ */
+export interface DeliveryHooks<T> {
+  /** Before the first request of every distinct body (splits included), not before retries. */
+  beforeSend?(items: T[], idempotencyKey: string): void;
+  onDelivered?(items: T[], info: { status: number; idempotencyKey: string }): void;
+  /** Final: the server refused these records (after bisection for 400/422). */
+  onRejected?(items: T[], info: { status: number; message: string }): void;
+  /** Retries or the retry time budget ran out; the records may be resent later. */
+  onFailed?(items: T[], info: { reason: string }): void;
+  /** Never settled: abort(), a refused key, or a hook failure stopped the run first. */
+  onAbandoned?(items: T[]): void;
+  /** One call per HTTP request, for --verbose. */
+  onRequest?(info: RequestInfo): void;
+  onRetry?(info: RetryInfo): void;
+}
+
+export interface DeliverOptions<T extends { record: ConversionRecord }> {
+  /** The endpoint, from checkUrl(). */
+  url: URL;
+  apiKey: string;
+  /** Default: a keep-alive Pool of `concurrency` connections, owned (and closed) by the deliverer. */
+  dispatcher?: Dispatcher;
+  /** Default `revimport`. */
+  userAgent?: string;
+  /** Per-request time-out, ms. Default 30_000. */
+  timeoutMs?: number;
+  /** Records per body. Default 500; shrinks after a 413. */
+  batchSize?: number;
+  /** Bytes per body. Default 1 MiB (a single larger record still goes alone). */
+  maxBodyBytes?: number;
+  /** In-flight ceiling for the AIMD limit. Default 4. */
+  concurrency?: number;
+  /** Request starts per second. Default unlimited. */
+  ratePerSec?: number;
+  /** Resends per body after transient failures. Default 5. */
+  retries?: number;
+  /** Default 500. */
+  baseDelayMs?: number;
+  /** Default 30_000. */
+  maxDelayMs?: number;
+  /** Retry-After is honoured up to this. Default 300_000. */
+  maxRetryAfterMs?: number;
+  /** Retry budget from the run's first failure; once a wait would pass it, the rest fails. Default 300_000. */
+  maxRetryTimeMs?: number;
+  hooks?: DeliveryHooks<T>;
+  /** Resolve after ms, or earlier (resolve or reject) when the signal aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
+  /** Uniform in [0, 1). */
+  random?: () => number;
+}
+
+export interface Deliverer<T> {
+  /** Add one record; resolves when there is room for more (backpressure). Rejects with AuthError once the key was refused. */
+  push(item: T): Promise<void>;
+  /** Send the last batch and wait for everything. Rejects with AuthError (or a hook's error) when the run stopped. */
+  close(): Promise<DeliveryStats>;
+  /** Stop sending; let in-flight requests finish within graceMs, then cancel them; abandon the rest. */
+  abort(graceMs: number): Promise<DeliveryStats>;
+  /** A snapshot of the counters. */
+  readonly stats: DeliveryStats;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode, exitCodeFor, exitCodeForError } from '../../src/cli/exit-codes.js';
+import { AuthError, ConfigError, LockError, RevimportError, UsageError } from '../../src/errors.js';
+import { emptySummary, type Summary } from '../../src/report/summary.js';
+
+const summary = (over: Partial<Summary>): Summary => ({ ...emptySummary(false), ...over });
+
+describe('exitCodeFor', () => {
+  it.each([
+    ['all delivered', {}, ExitCode.ok],
+    ['already delivered only', { alreadySent: 10 }, ExitCode.ok],
+    ['invalid rows', { invalid: 2, sent: 5 }, ExitCode.partial],
+    ['server rejected', { rejected: 1 }, ExitCode.partial],
+    ['changed since delivered', { changed: 1 }, ExitCode.partial],
+    ['failed after retries', { failed: 3 }, ExitCode.deliveryFailed],
+    ['failed beats invalid', { failed: 1, invalid: 4, rejected: 2 }, ExitCode.deliveryFailed],
+    ['left pending', { pending: 7 }, ExitCode.deliveryFailed],
+    ['error budget exceeded', { aborted: 'too many', invalid: 9 }, ExitCode.partial],
+  ])('%s', (_name, over, code) => {
+    expect(exitCodeFor(summary(over))).toBe(code);
+  });
+});
+
+describe('exitCodeForError', () => {
+  it.each([
+    [new UsageError('x'), 2],
+    [new ConfigError('x'), 2],
+    [new AuthError('x'), 3],
+    [new RevimportError('delivery', 'x'), 4],
+    [new LockError('x'), 5],
+    [new Error('bug'), 70],
+    ['a string', 70],
+  ])('%o -> %i', (error, code) => {
+    expect(exitCodeForError(error)).toBe(code);
+  });
+});

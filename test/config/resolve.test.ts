@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBudget, type ResolveInput, resolveSettings } from '../../src/config/resolve.js';
+import { UsageError } from '../../src/errors.js';
+
+const base = (over: Partial<ResolveInput> = {}): ResolveInput => ({
+  flags: {},
+  env: {},
+  config: {},
+  configDir: '/etc/revimport',
+  cwd: '/home/ops',
+  defaultStatePath: '/home/ops/.local/state/revimport/ledger.db',
+  ...over,
+});
+
+describe('resolveSettings', () => {
+  it('applies built-in defaults', () => {
+    const { settings, warnings } = resolveSettings(base());
+    expect(settings).toMatchObject({
+      batchSize: 500,
+      concurrency: 4,
+      retries: 5,
+      maxRetryTimeMs: 300_000,
+      timeoutMs: 30_000,
+      allowNegative: false,
+      statePath: '/home/ops/.local/state/revimport/ledger.db',
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('ranks flag over environment over config file', () => {
+    const config = { baseUrl: 'https://file.example', batchSize: 100, timezone: 'Europe/Paris' };
+    const fileOnly = resolveSettings(base({ config })).settings;
+    expect(fileOnly.baseUrl).toBe('https://file.example');
+    const withEnv = resolveSettings(base({ config, env: { REVIMPORT_BASE_URL: 'https://env.example/' } })).settings;
+    expect(withEnv.baseUrl).toBe('https://env.example');
+    const withFlag = resolveSettings(
+      base({
+        config,
+        env: { REVIMPORT_BASE_URL: 'https://env.example' },
+        flags: { baseUrl: 'https://flag.example', batchSize: '50', timezone: 'Asia/Tokyo' },
+      }),
+    ).settings;
+    expect(withFlag).toMatchObject({ baseUrl: 'https://flag.example', batchSize: 50, timezone: 'Asia/Tokyo' });
+  });
+
+  it('takes the key from the environment, then the key file, then the config (with a warning)', () => {
+    expect(resolveSettings(base({ env: { REVIMPORT_API_KEY: 'k-env' }, keyFromFile: 'k-file' })).settings.apiKey).toBe(
+      'k-env',
+    );
+    expect(resolveSettings(base({ keyFromFile: 'k-file', config: { apiKey: 'k-conf' } })).settings.apiKey).toBe('k-file');
+    const inline = resolveSettings(base({ config: { apiKey: 'k-conf' } }));
+    expect(inline.settings.apiKey).toBe('k-conf');
+    expect(inline.warnings.join()).toMatch(/API key is written in the config file/);
+    expect(inline.warnings.join()).not.toContain('k-conf');
+  });
+
+  it('resolves config paths against the config folder and flag paths against the cwd', () => {
+    const { settings } = resolveSettings(base({ config: { rejects: 'out/rejects.csv', state: 'state.db' } }));
+    expect(settings.rejectsPath).toBe(path.resolve('/etc/revimport/out/rejects.csv'));
+    expect(settings.statePath).toBe(path.resolve('/etc/revimport/state.db'));
+    const flagged = resolveSettings(base({ flags: { rejects: 'r.jsonl' } })).settings;
+    expect(flagged.rejectsPath).toBe(path.resolve('/home/ops/r.jsonl'));
+  });
+
+  it.each([
+    [{ batchSize: '0' }, /--batch-size must be between/],
+    [{ batchSize: '12abc' }, /--batch-size must be a whole number/],
+    [{ concurrency: '-1' }, /--concurrency must be a whole number/],
+    [{ rate: 'fast' }, /--rate must be a positive number/],
+    [{ delimiter: 'x' }, /--delimiter must be one of/],
+    [{ format: 'xml' }, /--format must be csv or jsonl/],
+    [{ maxInvalid: 'lots' }, /--max-invalid must be a count/],
+  ])('rejects bad flag %o', (flags, message) => {
+    expect(() => resolveSettings(base({ flags }))).toThrow(UsageError);
+    expect(() => resolveSettings(base({ flags }))).toThrow(message);
+  });
+
+  it('turns delimiter words into characters and seconds into milliseconds', () => {
+    const { settings } = resolveSettings(base({ flags: { delimiter: 'tab', maxRetryTime: '2.5', timeout: '10' } }));
+    expect(settings.delimiter).toBe('\t');
+    expect(settings.maxRetryTimeMs).toBe(2500);
+    expect(settings.timeoutMs).toBe(10_000);
+  });
+
+  it('adds a --preset to the mapping without dropping its fields', () => {
+    const config = { mapping: { fields: { serviceId: 'Visitor' }, defaults: {} } };
+    const { settings } = resolveSettings(base({ config, flags: { preset: 'shopify' } }));
+    expect(settings.mapping).toEqual({ fields: { serviceId: 'Visitor' }, defaults: {}, preset: 'shopify' });
+  });
+});
+
+describe('parseBudget', () => {
+  it.each([
+    ['10', { kind: 'count', max: 10 }],
+    [0, { kind: 'count', max: 0 }],
+    ['2%', { kind: 'percent', max: 2 }],
+    ['0.5%', { kind: 'percent', max: 0.5 }],
+  ])('%s', (raw, expected) => {
+    expect(parseBudget(raw)).toEqual(expected);
+  });
+
+  it.each(['150%', '1.5', '-3', 'ten'])('refuses %s', (raw) => {
+    expect(() => parseBudget(raw)).toThrow(UsageError);
+  });
+});

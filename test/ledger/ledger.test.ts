@@ -1,0 +1,309 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
+import { targetOf } from '../../src/ledger/target.js';
+import type { PendingEntry } from '../../src/ledger/types.js';
+
+let dir: string;
+let path: string;
+let clock: number;
+let ledger: Ledger;
+const now = () => clock;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'revimport-ledger-'));
+  path = join(dir, 'state', 'revimport', 'ledger.db');
+  clock = 1_000;
+  ledger = openLedger(path, { now });
+});
+afterEach(() => {
+  ledger.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pending = (key: string, idempotencyKey: string, contentHash = `hash-${key}`): PendingEntry => ({
+  key,
+  contentHash,
+  payload: JSON.stringify({ conversionId: key }),
+  idempotencyKey,
+});
+
+/** Reads the file the way another process would: proves what is on disk, not in a cache. */
+function rawRows(sql: string, ...params: unknown[]): unknown[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare(sql).all(...params);
+  } finally {
+    db.close();
+  }
+}
+
+function setUp() {
+  const target = ledger.target(targetOf('https://crm.example/', 'sk_live_secret'));
+  const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
+  return { target, run };
+}
+
+describe('openLedger', () => {
+  it('creates the folder 0700 and the file 0600, in WAL mode at schema 1', () => {
+    expect(statSync(join(dir, 'state', 'revimport')).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    setUp();
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('reopens an existing ledger with its data and version unchanged', () => {
+    const { target, run } = setUp();
+    ledger.markPending(target, run, [pending('id:1', 'b1')]);
+    ledger.close();
+    ledger = openLedger(path, { now });
+    expect(ledger.target(targetOf('https://crm.example', 'sk_live_secret'))).toBe(target);
+    expect(ledger.lookup(target, ['id:1']).get('id:1')).toEqual({
+      state: 'pending',
+      contentHash: 'hash-id:1',
+    });
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 1 }]);
+  });
+
+  it('refuses a ledger written by a newer schema', () => {
+    ledger.close();
+    const db = new Database(path);
+    db.pragma('user_version = 2');
+    db.close();
+    expect(() => {
+      ledger = openLedger(path);
+    }).toThrow(/schema version 2, newer than this revimport supports \(1\)/);
+    ledger = openLedger(join(dir, 'other.db'));
+  });
+
+  it('turns a file that is not SQLite into a ConfigError naming it', () => {
+    const junk = join(dir, 'junk.db');
+    writeFileSync(junk, 'this is not a database, just some text long enough to have a header.'.repeat(10));
+    expect(() => openLedger(junk)).toThrow(ConfigError);
+    expect(() => openLedger(junk)).toThrow(`${junk} is not a revimport ledger`);
+  });
+
+  it('never writes the API key into the ledger files', () => {
+    const { target, run } = setUp();
+    ledger.markPending(target, run, [pending('id:1', 'b1')]);
+    const bytes = [path, `${path}-wal`]
+      .filter(existsSync)
+      .map((file) => readFileSync(file).toString('latin1'));
+    expect(bytes.join('')).toContain('https://crm.example');
+    expect(bytes.join('')).not.toContain('sk_live_secret');
+  });
+});
+
+describe('targets and runs', () => {
+  it('upserts targets: same URL and key, same id; another key, another id', () => {
+    const a = ledger.target(targetOf('https://crm.example', 'k1'));
+    expect(ledger.target(targetOf('https://crm.example/', 'k1'))).toBe(a);
+    expect(ledger.target(targetOf('https://crm.example', 'k2'))).not.toBe(a);
+  });
+
+  it('records runs and lists them newest first', () => {
+    const first = ledger.beginRun({ command: 'push', files: ['a.csv', 'b.csv'], startedAt: 10 });
+    const second = ledger.beginRun({ command: 'retry', files: [], startedAt: 20, pid: 4242 });
+    clock = 99;
+    ledger.finishRun(first, { counts: { delivered: 3, rejected: 1 }, exitCode: 1, durationMs: 80 });
+    expect(ledger.history({ limit: 10 })).toEqual([
+      {
+        id: second,
+        command: 'retry',
+        files: [],
+        startedAt: 20,
+        finishedAt: null,
+        counts: null,
+        exitCode: null,
+        durationMs: null,
+        pid: 4242,
+      },
+      {
+        id: first,
+        command: 'push',
+        files: ['a.csv', 'b.csv'],
+        startedAt: 10,
+        finishedAt: 99,
+        counts: { delivered: 3, rejected: 1 },
+        exitCode: 1,
+        durationMs: 80,
+        pid: process.pid,
+      },
+    ]);
+    expect(ledger.history({ limit: 1 }).map((row) => row.id)).toEqual([second]);
+  });
+});
+
+describe('lookup', () => {
+  it('returns known keys of this target only, across chunk boundaries', () => {
+    const { target, run } = setUp();
+    const other = ledger.target(targetOf('https://crm.example', 'other-key'));
+    const keys = Array.from({ length: 1201 }, (_, i) => `id:${i}`);
+    ledger.markPending(
+      target,
+      run,
+      keys.filter((_, i) => i % 3 === 0).map((key) => pending(key, 'b')),
+    );
+    ledger.markPending(other, run, [pending('id:1', 'b')]);
+
+    const found = ledger.lookup(target, [...keys, 'id:missing']);
+    expect(found.size).toBe(401);
+    expect(found.get('id:1200')).toEqual({ state: 'pending', contentHash: 'hash-id:1200' });
+    expect(found.has('id:1')).toBe(false);
+    expect(ledger.lookup(target, []).size).toBe(0);
+  });
+});
+
+describe('state transitions', () => {
+  it('delivers: drops the payload, keeps the hash, records the idempotency key', () => {
+    const { target, run } = setUp();
+    expect(ledger.markPending(target, run, [pending('id:1', 'b1'), pending('id:2', 'b1')])).toBe(2);
+    clock = 2_000;
+    expect(ledger.markDelivered(target, ['id:1', 'id:2', 'id:unknown'], 'b1-final')).toBe(2);
+    expect(
+      rawRows('SELECT key, state, payload, idempotency_key, first_seen, updated_at FROM records'),
+    ).toEqual([
+      {
+        key: 'id:1',
+        state: 'delivered',
+        payload: null,
+        idempotency_key: 'b1-final',
+        first_seen: 1_000,
+        updated_at: 2_000,
+      },
+      {
+        key: 'id:2',
+        state: 'delivered',
+        payload: null,
+        idempotency_key: 'b1-final',
+        first_seen: 1_000,
+        updated_at: 2_000,
+      },
+    ]);
+  });
+
+  it('does not turn a delivered record back to pending unless resend is asked', () => {
+    const { target, run } = setUp();
+    ledger.markPending(target, run, [pending('id:1', 'b1')]);
+    ledger.markDelivered(target, ['id:1'], 'b1');
+    const changed = pending('id:1', 'b2', 'hash-changed');
+
+    expect(ledger.markPending(target, run, [changed, pending('id:2', 'b2')])).toBe(1);
+    expect(ledger.lookup(target, ['id:1']).get('id:1')).toEqual({
+      state: 'delivered',
+      contentHash: 'hash-id:1',
+    });
+
+    expect(ledger.markPending(target, run, [changed], { resend: true })).toBe(1);
+    expect(ledger.lookup(target, ['id:1']).get('id:1')).toEqual({
+      state: 'pending',
+      contentHash: 'hash-changed',
+    });
+    expect(rawRows("SELECT payload, idempotency_key FROM records WHERE key = 'id:1'")).toEqual([
+      { payload: '{"conversionId":"id:1"}', idempotency_key: 'b2' },
+    ]);
+  });
+
+  it('rejects with the server message, fails with the reason, re-pends both', () => {
+    const { target, run } = setUp();
+    ledger.markPending(target, run, [pending('id:1', 'b1'), pending('id:2', 'b1'), pending('id:3', 'b1')]);
+    ledger.markDelivered(target, ['id:3'], 'b1');
+    expect(ledger.markRejected(target, [{ key: 'id:1', message: 'currency unknown' }])).toBe(1);
+    expect(ledger.markFailed(target, ['id:2', 'id:3'], 'HTTP 503 after 5 attempts')).toBe(1);
+    expect(rawRows('SELECT key, state, message FROM records ORDER BY key')).toEqual([
+      { key: 'id:1', state: 'rejected', message: 'currency unknown' },
+      { key: 'id:2', state: 'failed', message: 'HTTP 503 after 5 attempts' },
+      { key: 'id:3', state: 'delivered', message: null },
+    ]);
+    expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 1, failed: 1 });
+
+    expect(ledger.markPending(target, run, [pending('id:1', 'b2'), pending('id:2', 'b2')])).toBe(2);
+    expect(rawRows("SELECT state, message FROM records WHERE state = 'pending'")).toEqual([
+      { state: 'pending', message: null },
+      { state: 'pending', message: null },
+    ]);
+  });
+
+  it('refuses a run id that does not exist', () => {
+    const { target } = setUp();
+    expect(() => ledger.markPending(target, 999, [pending('id:1', 'b1')])).toThrow(/FOREIGN KEY/);
+    expect(ledger.lookup(target, ['id:1']).size).toBe(0);
+  });
+});
+
+describe('outstanding', () => {
+  it('returns failed records and stale pending ones, batch by batch in marking order', () => {
+    const { target, run: crashed } = setUp();
+    const other = ledger.target(targetOf('https://crm.example', 'other-key'));
+    ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
+    ledger.markPending(target, crashed, [pending('id:y1', 'Y'), pending('id:d', 'Y')]);
+    ledger.markPending(target, crashed, [pending('id:x3', 'X')]);
+    ledger.markPending(other, crashed, [pending('id:o', 'O')]);
+    ledger.markDelivered(target, ['id:d'], 'Y');
+
+    const current = ledger.beginRun({ command: 'retry', files: [] });
+    ledger.markPending(target, current, [pending('id:f', 'F'), pending('id:now', 'N')]);
+    ledger.markFailed(target, ['id:f'], 'timeout');
+    ledger.markPending(target, current, [pending('id:r', 'R')]);
+    ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
+
+    expect(ledger.outstanding(target, current)).toEqual([
+      {
+        key: 'id:x1',
+        contentHash: 'hash-id:x1',
+        payload: '{"conversionId":"id:x1"}',
+        idempotencyKey: 'X',
+        state: 'pending',
+      },
+      {
+        key: 'id:x2',
+        contentHash: 'hash-id:x2',
+        payload: '{"conversionId":"id:x2"}',
+        idempotencyKey: 'X',
+        state: 'pending',
+      },
+      {
+        key: 'id:x3',
+        contentHash: 'hash-id:x3',
+        payload: '{"conversionId":"id:x3"}',
+        idempotencyKey: 'X',
+        state: 'pending',
+      },
+      {
+        key: 'id:y1',
+        contentHash: 'hash-id:y1',
+        payload: '{"conversionId":"id:y1"}',
+        idempotencyKey: 'Y',
+        state: 'pending',
+      },
+      {
+        key: 'id:f',
+        contentHash: 'hash-id:f',
+        payload: '{"conversionId":"id:f"}',
+        idempotencyKey: 'F',
+        state: 'failed',
+      },
+    ]);
+    expect(ledger.outstanding(other, current).map((r) => r.key)).toEqual(['id:o']);
+  });
+
+  it('is empty once everything is delivered', () => {
+    const { target, run } = setUp();
+    ledger.markPending(target, run, [pending('id:1', 'b1')]);
+    ledger.markFailed(target, ['id:1'], 'HTTP 502');
+    const next = ledger.beginRun({ command: 'retry', files: [] });
+    expect(ledger.outstanding(target, next).map((r) => r.key)).toEqual(['id:1']);
+    ledger.markPending(target, next, [pending('id:1', 'b1')]);
+    ledger.markDelivered(target, ['id:1'], 'b1');
+    expect(ledger.outstanding(target, next)).toEqual([]);
+    expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
+  });
+});

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { openLedger } from '../../src/ledger/ledger.js';
+import { ledgerMigrations, migrate } from '../../src/ledger/migrations.js';
+import { targetOf } from '../../src/ledger/target.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'revimport-migrations-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const version = (db: Database.Database) => db.pragma('user_version', { simple: true });
+const tables = (db: Database.Database) =>
+  (
+    db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
+
+describe('migrate', () => {
+  it('builds schema 1 on an empty database, once', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    migrate(db);
+    expect(version(db)).toBe(1);
+    expect(ledgerMigrations).toHaveLength(1);
+    expect(tables(db)).toEqual(['meta', 'records', 'runs', 'targets']);
+    db.close();
+  });
+
+  it('upgrades a version 1 file in place when a later migration is appended', () => {
+    const path = join(dir, 'ledger.db');
+    const ledger = openLedger(path);
+    const target = ledger.target(targetOf('https://crm.example', 'k'));
+    const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
+    ledger.markPending(target, run, [
+      { key: 'id:1', contentHash: 'h1', payload: '{}', idempotencyKey: 'b1' },
+    ]);
+    ledger.close();
+
+    const db = new Database(path);
+    migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
+    expect(version(db)).toBe(2);
+    expect(db.prepare('SELECT key, state, note FROM records JOIN runs ON runs.id = run_id').get()).toEqual({
+      key: 'id:1',
+      state: 'pending',
+      note: null,
+    });
+    db.close();
+  });
+
+  it('rolls a failing migration back whole, version included', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
+      /no such table: nowhere/,
+    );
+    expect(version(db)).toBe(1);
+    expect(tables(db)).not.toContain('extra');
+    db.close();
+  });
+
+  it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
+    const db = new Database(':memory:');
+    db.pragma('user_version = 7');
+    expect(() => migrate(db)).toThrow(ConfigError);
+    expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (1)');
+    expect(tables(db)).toEqual([]);
+    db.close();
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SourceInfo } from '../../src/input/types.js';
+import type { Rejection } from '../../src/report/rejection.js';
+import { csvCell, defuseCell, openRejects } from '../../src/report/rejects.js';
+
+const source: SourceInfo = { file: 'in.csv', format: 'csv', encoding: 'utf-8', header: ['Order', 'Value', 'Note'] };
+const rejection = (cells: string[], line: number, message: string): Rejection => ({
+  file: 'in.csv',
+  line,
+  stage: 'invalid',
+  row: { kind: 'csv', source, line, cells },
+  issues: [{ column: 'Value', value: cells[1] ?? '', reason: 'invalid number', message }],
+});
+
+describe('defuseCell', () => {
+  it.each([
+    ['=HYPERLINK("x")', `'=HYPERLINK("x")`],
+    ['+1', `'+1`],
+    ['-5', `'-5`],
+    ['@SUM(A1)', `'@SUM(A1)`],
+    ['\tx', `'\tx`],
+    ['plain', 'plain'],
+    ['', ''],
+  ])('%j', (input, output) => {
+    expect(defuseCell(input)).toBe(output);
+  });
+
+  it('quotes cells with commas, quotes and newlines', () => {
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+  });
+});
+
+describe('openRejects', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rejects-'));
+
+  it('writes CSV with the original columns plus _file, _line, _reason, mode 0600, formulas defused', async () => {
+    const file = path.join(dir, 'rejects.csv');
+    writeFileSync(file, 'old content', { mode: 0o644 });
+    const writer = openRejects(file);
+    await writer.write(rejection(['A-1', '=cmd|x', 'ok'], 7, 'not a number'));
+    await writer.write(rejection(['A-2', '1,234', 'a "quote"'], 9, 'ambiguous'));
+    await writer.close();
+    expect(readFileSync(file, 'utf8')).toBe(
+      'Order,Value,Note,_file,_line,_reason\n' +
+        `A-1,'=cmd|x,ok,in.csv,7,Value: not a number\n` +
+        'A-2,"1,234","a ""quote""",in.csv,9,Value: ambiguous\n',
+    );
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(writer.count).toBe(2);
+  });
+
+  it('writes JSON lines when the extension says so', async () => {
+    const file = path.join(dir, 'rejects.jsonl');
+    const writer = openRejects(file);
+    await writer.write(rejection(['A-1', '@x', ''], 3, 'bad'));
+    await writer.close();
+    const line = JSON.parse(readFileSync(file, 'utf8').trim());
+    expect(line).toEqual({ Order: 'A-1', Value: "'@x", Note: '', _file: 'in.csv', _line: 3, _reason: 'Value: bad' });
+  });
+
+  it('creates no file when nothing is rejected', async () => {
+    const file = path.join(dir, 'never.csv');
+    await openRejects(file).close();
+    expect(() => statSync(file)).toThrow();
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { classify, type Outcome, serverMessage } from '../../src/transport/classify.js';
+
+const now = Date.parse('2024-03-01T12:00:00Z');
+const retry = (throttle: boolean, afterMs?: number): Outcome => ({ kind: 'retry', throttle, afterMs });
+
+describe('classify', () => {
+  it.each<[string, number, Record<string, string>, Outcome]>([
+    ['200 OK', 200, {}, { kind: 'delivered' }],
+    ['201 Created', 201, {}, { kind: 'delivered' }],
+    ['202 Accepted', 202, {}, { kind: 'delivered' }],
+    ['204 No Content', 204, {}, { kind: 'delivered' }],
+    ['207 Multi-Status', 207, {}, { kind: 'delivered' }],
+    ['401 Unauthorized', 401, {}, { kind: 'auth' }],
+    ['403 Forbidden', 403, {}, { kind: 'auth' }],
+    ['400 Bad Request', 400, {}, { kind: 'split-rejected' }],
+    ['422 Unprocessable', 422, {}, { kind: 'split-rejected' }],
+    ['413 Too Large', 413, {}, { kind: 'too-large' }],
+    ['408 Request Timeout', 408, {}, retry(false)],
+    ['409 key in progress (IETF draft)', 409, {}, retry(false)],
+    ['425 Too Early', 425, {}, retry(false)],
+    ['429 without Retry-After', 429, {}, retry(true)],
+    ['429 Retry-After seconds', 429, { 'retry-after': '7' }, retry(true, 7000)],
+    ['429 Retry-After date', 429, { 'retry-after': 'Fri, 01 Mar 2024 12:01:00 GMT' }, retry(true, 60_000)],
+    ['503 Retry-After', 503, { 'retry-after': '2' }, retry(true, 2000)],
+    ['500', 500, {}, retry(false)],
+    ['502', 502, {}, retry(false)],
+    ['504', 504, {}, retry(false)],
+    ['599 (other 5xx)', 599, {}, retry(false)],
+    ['501 Not Implemented', 501, {}, { kind: 'rejected', message: 'HTTP 501' }],
+    ['505 HTTP Version', 505, {}, { kind: 'rejected', message: 'HTTP 505' }],
+    ['404 Not Found', 404, {}, { kind: 'rejected', message: 'HTTP 404' }],
+    ['405 Method Not Allowed', 405, {}, { kind: 'rejected', message: 'HTTP 405' }],
+    ['410 Gone', 410, {}, { kind: 'rejected', message: 'HTTP 410' }],
+    ['100 Continue as final', 100, {}, { kind: 'rejected', message: 'HTTP 100' }],
+    [
+      '301 redirect',
+      301,
+      { location: 'https://new.example.com/api/revenues' },
+      {
+        kind: 'rejected',
+        message: 'HTTP 301: redirect to https://new.example.com/api/revenues not followed; check the base URL',
+      },
+    ],
+    [
+      '307 without Location',
+      307,
+      {},
+      { kind: 'rejected', message: 'HTTP 307: redirect to (no Location) not followed; check the base URL' },
+    ],
+  ])('%s', (_name, status, headers, expected) => {
+    expect(classify(status, headers, now)).toEqual(expected);
+  });
+
+  it('reads the first value of a repeated header', () => {
+    expect(classify(429, { 'retry-after': ['3', '9'] }, now)).toEqual(retry(true, 3000));
+  });
+});
+
+describe('serverMessage', () => {
+  it.each([
+    [422, '{"error":"invalid elements","details":[{"index":0,"message":"bad currency"}]}', 'HTTP 422: invalid elements: bad currency'],
+    [400, '{"message":"conversionValue must be a number"}', 'HTTP 400: conversionValue must be a number'],
+    [400, '{"errors":["a","b"]}', 'HTTP 400: a; b'],
+    [404, '<html>\n  Not   Found </html>', 'HTTP 404: <html> Not Found </html>'],
+    [410, '', 'HTTP 410'],
+    [400, '{}', 'HTTP 400: {}'],
+  ])('%i %j -> %j', (status, text, expected) => {
+    expect(serverMessage(status, text)).toBe(expected);
+  });
+
+  it('cuts long bodies to 500 characters', () => {
+    const message = serverMessage(500, 'x'.repeat(10_000));
+    expect(message.length).toBe('HTTP 500: '.length + 500);
+    expect(message.endsWith('…')).toBe(true);
+  });
+});

@@ -1,0 +1,78 @@
+// Shared fixtures for the transport tests: records, outcome recorders and small waits.
+import type { ConversionRecord } from '../../src/record/fields.js';
+import type { DeliveryHooks } from '../../src/transport/deliver.js';
+
+export interface Item {
+  record: ConversionRecord;
+  line: number;
+}
+
+export function makeItems(count: number, prefix = 'order'): Item[] {
+  return Array.from({ length: count }, (_, index) => ({
+    line: index + 1,
+    record: {
+      conversionCurrency: 'EUR',
+      conversionValue: 10 + index / 100,
+      conversionDatetime: '2024-03-01T12:00:00.000Z',
+      conversionTimezone: 'Europe/Berlin',
+      conversionId: `${prefix}-${index + 1}`,
+    },
+  }));
+}
+
+export const idOf = (record: Record<string, unknown>) => String(record.conversionId);
+
+/** Records every hook call; `outcomes` maps a conversionId to every outcome it got (expect exactly one). */
+export function recordHooks() {
+  const outcomes = new Map<string, string[]>();
+  const messages = new Map<string, string>();
+  const sent: Array<{ ids: string[]; key: string }> = [];
+  const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
+  const requests: Array<{ status?: number; error?: string; records: number; attempt: number }> = [];
+  const reasons: string[] = [];
+  const note = (items: Item[], outcome: string) => {
+    for (const item of items) {
+      const id = idOf(item.record as unknown as Record<string, unknown>);
+      outcomes.set(id, [...(outcomes.get(id) ?? []), outcome]);
+    }
+  };
+  const hooks: DeliveryHooks<Item> = {
+    beforeSend: (items, key) => sent.push({ ids: items.map((item) => String(item.record.conversionId)), key }),
+    onDelivered: (items) => note(items, 'delivered'),
+    onRejected: (items, info) => {
+      note(items, 'rejected');
+      for (const item of items) messages.set(String(item.record.conversionId), info.message);
+    },
+    onFailed: (items, info) => {
+      note(items, 'failed');
+      reasons.push(info.reason);
+    },
+    onAbandoned: (items) => note(items, 'abandoned'),
+    onRetry: (info) => retries.push(info),
+    onRequest: (info) => requests.push(info),
+  };
+  const idsWith = (outcome: string) =>
+    [...outcomes].filter(([, list]) => list.length === 1 && list[0] === outcome).map(([id]) => id);
+  return { hooks, outcomes, messages, sent, retries, requests, reasons, idsWith };
+}
+
+export async function waitUntil(condition: () => boolean, what = 'condition'): Promise<void> {
+  for (let i = 0; i < 2000; i += 1) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/** Push every item, awaiting each push as the pipeline does. */
+export async function pushAll<T>(deliverer: { push(item: T): Promise<void> }, items: T[]): Promise<void> {
+  for (const item of items) await deliverer.push(item);
+}
