@@ -73,7 +73,6 @@ export function resolveCurrencyToken(token: string): string | undefined {
   const symbol = symbolCodes.get(token);
   if (symbol !== undefined) return symbol;
   if (ambiguousSymbols.has(token)) return '';
-  if (token.length === 3 && token.toUpperCase() === 'CHF') return 'CHF';
   return normalizeCurrency(token);
 }
 

@@ -143,10 +143,8 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         if (!parsed.ok) issue(f.conversionDatetime, rawTime, parsed.reason, parsed.message);
         else {
           datetime = formatUtc(parsed.utcMs);
-          timezone =
-            parsed.zone ??
-            rowZone ??
-            (parsed.offsetMinutes === undefined ? 'UTC' : (fixedOffsetZone(parsed.offsetMinutes) ?? 'UTC'));
+          // An instant (offset, Z, epoch) with no zone anywhere: the instant is exact, its zone unknown.
+          timezone = parsed.zone ?? rowZone ?? 'UTC';
         }
       }
 

@@ -36,7 +36,9 @@ try {
   console.log(`receiver listening on ${receiver.url}`);
   await push(receiver.url, path.join(work, 'ledger.db'), ['--rejects', path.join(work, 'rejects.csv')]);
   await push(receiver.url, path.join(work, 'ledger.db'), []);
-  console.log(`\nthe receiver stored ${receiver.accepted.length} records in ${receiver.requests.length} requests; first:`);
+  console.log(
+    `\nthe receiver stored ${receiver.accepted.length} records in ${receiver.requests.length} requests; first:`,
+  );
   console.log(JSON.stringify(receiver.accepted[0]?.record ?? null, null, 2));
 } finally {
   await receiver.close();

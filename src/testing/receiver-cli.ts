@@ -20,7 +20,8 @@ export async function runReceiverCli(argv: string[], log: (line: string) => void
     options: { port: { type: 'string' }, 'api-key': { type: 'string' }, faults: { type: 'string' } },
   });
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port: ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port: not a port: ${values.port}`);
   return startReceiver({
     port,
     ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),

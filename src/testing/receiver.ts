@@ -188,10 +188,15 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     }
     const fault = pickFault(options.faults, random);
     if (fault === 'reset') return { status: 0, reset: true };
-    if (fault === 'error5xx') return json([500, 502, 503][Math.floor(random!() * 3)] ?? 500, { error: 'fault' });
+    if (fault === 'error5xx')
+      return json([500, 502, 503][Math.floor(random!() * 3)] ?? 500, { error: 'fault' });
     if (fault === 'throttle429') {
       const seconds = options.faults?.retryAfterSeconds;
-      return json(429, { error: 'slow down' }, seconds === undefined ? undefined : { 'retry-after': `${seconds}` });
+      return json(
+        429,
+        { error: 'slow down' },
+        seconds === undefined ? undefined : { 'retry-after': `${seconds}` },
+      );
     }
     if (body.bytes > bodyLimit) return json(413, { error: `body larger than ${bodyLimit} bytes` });
     const { elements, text } = body;
@@ -210,7 +215,10 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       if (stored.get(idempotencyKey) !== text) {
         return json(422, { error: 'Idempotency-Key reused with a different body' });
       }
-      return { ...json(200, { accepted: elements.length }, { 'idempotent-replayed': 'true' }), replayed: true };
+      return {
+        ...json(200, { accepted: elements.length }, { 'idempotent-replayed': 'true' }),
+        replayed: true,
+      };
     }
     for (const record of elements as Record<string, unknown>[]) {
       accepted.push(idempotencyKey === undefined ? { record } : { record, idempotencyKey });

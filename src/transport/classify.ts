@@ -34,7 +34,8 @@ export function classify(status: number, headers: ResponseHeaders, nowMs: number
   if (status === 401 || status === 403) return { kind: 'auth' };
   if (status === 400 || status === 422) return { kind: 'split-rejected' };
   if (status === 413) return { kind: 'too-large' };
-  const transient = retryStatuses.has(status) || (status >= 500 && status < 600 && status !== 501 && status !== 505);
+  const transient =
+    retryStatuses.has(status) || (status >= 500 && status < 600 && status !== 501 && status !== 505);
   if (transient) {
     return {
       kind: 'retry',

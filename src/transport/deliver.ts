@@ -8,11 +8,18 @@ import type { ConversionRecord } from '../record/fields.js';
 import { backoffDelay } from './backoff.js';
 import { classify, serverMessage } from './classify.js';
 import { createPool, type PostResponse, postBatch, TransportError } from './client.js';
-import type { DeliverOptions, Deliverer, DeliveryHooks, DeliveryStats } from './deliver-types.js';
+import type { Deliverer, DeliverOptions, DeliveryHooks, DeliveryStats } from './deliver-types.js';
 import { idempotencyKey } from './idempotency.js';
 import { Pacing } from './pacing.js';
 
-export type { DeliverOptions, Deliverer, DeliveryHooks, DeliveryStats, RequestInfo, RetryInfo } from './deliver-types.js';
+export type {
+  Deliverer,
+  DeliverOptions,
+  DeliveryHooks,
+  DeliveryStats,
+  RequestInfo,
+  RetryInfo,
+} from './deliver-types.js';
 
 interface Part<T> {
   item: T;
@@ -26,13 +33,20 @@ interface Job<T> {
   fromTooLarge: boolean;
 }
 
-const timeoutCodes = new Set(['ETIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const timeoutCodes = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 const defaultSleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal });
 
 const itemsOf = <T>(parts: Part<T>[]): T[] => parts.map((part) => part.item);
 
-export function createDeliverer<T extends { record: ConversionRecord }>(options: DeliverOptions<T>): Deliverer<T> {
+export function createDeliverer<T extends { record: ConversionRecord }>(
+  options: DeliverOptions<T>,
+): Deliverer<T> {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const retries = options.retries ?? 5;
@@ -43,7 +57,9 @@ export function createDeliverer<T extends { record: ConversionRecord }>(options:
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const ownedPool = options.dispatcher ? undefined : createPool(options.url.origin, { connections: concurrency });
+  const ownedPool = options.dispatcher
+    ? undefined
+    : createPool(options.url.origin, { connections: concurrency });
   const dispatcher = options.dispatcher ?? ownedPool!;
   const pacing = new Pacing({ concurrency, ratePerSec: options.ratePerSec, now });
   const stats: DeliveryStats = {
@@ -217,14 +233,21 @@ export function createDeliverer<T extends { record: ConversionRecord }>(options:
         });
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        const info = { error: error.code, durationMs: performance.now() - started, records: parts.length, attempt };
+        const info = {
+          error: error.code,
+          durationMs: performance.now() - started,
+          records: parts.length,
+          attempt,
+        };
         call(() => hooks.onRequest?.(info));
         reason = error.code;
         throttle = timeoutCodes.has(error.code);
       }
       if (response) {
         const { status } = response;
-        call(() => hooks.onRequest?.({ status, durationMs: response.durationMs, records: parts.length, attempt }));
+        call(() =>
+          hooks.onRequest?.({ status, durationMs: response.durationMs, records: parts.length, attempt }),
+        );
         const outcome = classify(status, response.headers, now());
         if (outcome.kind !== 'retry' && outcome.kind !== 'auth') pacing.answered();
         switch (outcome.kind) {
@@ -243,7 +266,8 @@ export function createDeliverer<T extends { record: ConversionRecord }>(options:
             if (parts.length === 1) return rejected(parts, status, serverMessage(status, response.text));
             return split(job, false);
           case 'too-large':
-            if (parts.length === 1) return rejected(parts, status, `record too large for the server (HTTP ${status})`);
+            if (parts.length === 1)
+              return rejected(parts, status, `record too large for the server (HTTP ${status})`);
             return split(job, true);
           case 'rejected':
             return rejected(
@@ -318,7 +342,10 @@ export function createDeliverer<T extends { record: ConversionRecord }>(options:
         return Promise.resolve();
       }
       if (closed) return Promise.reject(new Error('push() after close()'));
-      if (filling.length >= batchSize || (filling.length > 0 && fillingBytes + 1 + part.bytes > maxBodyBytes)) {
+      if (
+        filling.length >= batchSize ||
+        (filling.length > 0 && fillingBytes + 1 + part.bytes > maxBodyBytes)
+      ) {
         flush();
       }
       fillingBytes += part.bytes + (filling.length > 0 ? 1 : 0);

@@ -23,7 +23,10 @@ const records: fc.Arbitrary<ConversionRecord> = fc
     conversionName: optionalText,
     conversionEmail: optionalText,
   })
-  .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as ConversionRecord);
+  .map(
+    (r) =>
+      Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as ConversionRecord,
+  );
 
 /** Two records are the same content iff every field is equal (by its wire text for the number). */
 function sameContent(a: ConversionRecord, b: ConversionRecord): boolean {

@@ -39,7 +39,8 @@ describe('classify', () => {
       { location: 'https://new.example.com/api/revenues' },
       {
         kind: 'rejected',
-        message: 'HTTP 301: redirect to https://new.example.com/api/revenues not followed; check the base URL',
+        message:
+          'HTTP 301: redirect to https://new.example.com/api/revenues not followed; check the base URL',
       },
     ],
     [
@@ -59,7 +60,11 @@ describe('classify', () => {
 
 describe('serverMessage', () => {
   it.each([
-    [422, '{"error":"invalid elements","details":[{"index":0,"message":"bad currency"}]}', 'HTTP 422: invalid elements: bad currency'],
+    [
+      422,
+      '{"error":"invalid elements","details":[{"index":0,"message":"bad currency"}]}',
+      'HTTP 422: invalid elements: bad currency',
+    ],
     [400, '{"message":"conversionValue must be a number"}', 'HTTP 400: conversionValue must be a number'],
     [400, '{"errors":["a","b"]}', 'HTTP 400: a; b'],
     [404, '<html>\n  Not   Found </html>', 'HTTP 404: <html> Not Found </html>'],

@@ -2,7 +2,13 @@ import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { checkUrl, createPool, maxResponseBytes, postBatch, TransportError } from '../../src/transport/client.js';
+import {
+  checkUrl,
+  createPool,
+  maxResponseBytes,
+  postBatch,
+  TransportError,
+} from '../../src/transport/client.js';
 
 const apiKey = 'sk_live_client_test_0123456789';
 
@@ -80,9 +86,10 @@ describe('postBatch', () => {
     const { port } = server.address() as { port: number };
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const closedPool = createPool(`http://127.0.0.1:${port}`, { connections: 1 });
-    const error = await postBatch(closedPool, request({ url: checkUrl(`http://127.0.0.1:${port}`, false) })).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await postBatch(
+      closedPool,
+      request({ url: checkUrl(`http://127.0.0.1:${port}`, false) }),
+    ).catch((caught: unknown) => caught);
     await closedPool.destroy();
     expect(error).toMatchObject({ name: 'TransportError', code: 'ECONNREFUSED' });
   });

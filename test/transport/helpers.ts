@@ -37,7 +37,8 @@ export function recordHooks() {
     }
   };
   const hooks: DeliveryHooks<Item> = {
-    beforeSend: (items, key) => sent.push({ ids: items.map((item) => String(item.record.conversionId)), key }),
+    beforeSend: (items, key) =>
+      sent.push({ ids: items.map((item) => String(item.record.conversionId)), key }),
     onDelivered: (items) => note(items, 'delivered'),
     onRejected: (items, info) => {
       note(items, 'rejected');

@@ -16,11 +16,11 @@ export const linkedin: Preset = {
     preset: 'linkedin',
     fields: {
       conversionName: 'eventtype',
-      // LinkedIn writes epoch MILLISECONDS, not seconds as Meta/TikTok ('epoch' would read 1000x too late);
-      // Unicode `x` is an offset token, hence a special name. The other forms are dates without time.
+      // LinkedIn writes epoch MILLISECONDS (13 digits), not seconds as Meta/TikTok: 'epoch' tells them apart by
+      // length. The other forms are dates without time.
       conversionDatetime: {
         column: 'timestamp',
-        format: ['epoch-ms', 'MMMM d, yyyy', 'd MMMM yyyy', 'MM/dd/yyyy', 'MMM d, yyyy'],
+        format: ['epoch', 'MMMM d, yyyy', 'd MMMM yyyy', 'MM/dd/yyyy', 'MMM d, yyyy'],
       },
       conversionValue: 'amount',
       conversionCurrency: { column: 'currency', transform: 'uppercase' },

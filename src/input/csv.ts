@@ -1,0 +1,170 @@
+// CSV rows of one file: finds the header below any preamble (reading `Parameters:` rows on the way),
+// then yields data rows, dropping blank rows and report footers (`Total: ...`, `--` rows).
+
+import { ConfigError } from '../errors.js';
+import { CsvTokenizer, type CsvTokenSink } from './csv-tokenizer.js';
+import type { SourceInfo, SourceRow } from './types.js';
+
+/** Rows searched for the header before giving up. */
+export const MAX_PREAMBLE_ROWS = 100;
+
+export interface CsvReadOptions {
+  /** One ASCII character, already resolved (given or sniffed). */
+  delimiter: string;
+  /** Receives the trimmed cells of each non-blank row above the header; default: the first such row. */
+  isHeader?: (cells: string[]) => boolean;
+  maxFieldBytes: number;
+  signal?: AbortSignal;
+}
+
+/** `source` gets delimiter, header, headerLine and parameters set on it. */
+export async function* readCsvRows(
+  chunks: AsyncIterable<Buffer>,
+  source: SourceInfo,
+  options: CsvReadOptions,
+): AsyncGenerator<SourceRow, void, undefined> {
+  source.delimiter = options.delimiter;
+  const collector = new CsvRowCollector(source, options.isHeader ?? (() => true));
+  const tokenizer = new CsvTokenizer(collector, {
+    delimiter: options.delimiter,
+    maxRecordBytes: options.maxFieldBytes,
+  });
+  for await (const chunk of chunks) {
+    if (options.signal?.aborted === true) return;
+    tokenizer.write(chunk);
+    if (collector.rows.length > 0) {
+      const rows = collector.rows;
+      collector.rows = [];
+      yield* rows;
+    }
+  }
+  if (options.signal?.aborted === true) return;
+  tokenizer.end();
+  collector.finish();
+  yield* collector.rows;
+}
+
+class CsvRowCollector implements CsvTokenSink {
+  rows: SourceRow[] = [];
+  private readonly source: SourceInfo;
+  private readonly isHeader: (cells: string[]) => boolean;
+  private headerFound = false;
+  private rowsBeforeHeader = 0;
+  private firstNonBlank: string[] | undefined;
+
+  constructor(source: SourceInfo, isHeader: (cells: string[]) => boolean) {
+    this.source = source;
+    this.isHeader = isHeader;
+  }
+
+  onRecord(cells: string[], line: number): void {
+    if (this.headerFound) {
+      if (!isNonDataRow(cells)) this.rows.push({ kind: 'csv', source: this.source, line, cells });
+      return;
+    }
+    this.rowsBeforeHeader++;
+    if (!isBlankRow(cells)) {
+      const trimmed = cells.map((cell) => cell.trim());
+      if (/^parameters:/i.test(trimmed[0] ?? '')) {
+        this.readParameters(cells);
+      } else {
+        this.firstNonBlank ??= trimmed;
+        if (this.isHeader(trimmed)) {
+          this.headerFound = true;
+          this.source.header = trimmed;
+          this.source.headerLine = line;
+          return;
+        }
+      }
+    }
+    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS) throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
+  }
+
+  onMalformed(line: number, reason: string, message: string, raw: string): void {
+    if (this.headerFound) {
+      this.rows.push({ kind: 'malformed', source: this.source, line, reason, message, raw });
+      return;
+    }
+    this.rowsBeforeHeader++;
+    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS) throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
+  }
+
+  finish(): void {
+    if (!this.headerFound) throw this.noHeaderError(`in its ${this.rowsBeforeHeader} rows`);
+  }
+
+  private readParameters(cells: string[]): void {
+    // In a `;`-delimited file the `;`-separated pairs land in separate cells.
+    const text = this.source.delimiter === ';' ? cells.join(';') : (cells[0] ?? '');
+    const parameters = parseParameters(text);
+    this.source.parameters = { ...this.source.parameters, ...parameters };
+  }
+
+  private noHeaderError(where: string): ConfigError {
+    const delimiter = JSON.stringify(this.source.delimiter);
+    const seen =
+      this.firstNonBlank === undefined
+        ? 'every row is blank'
+        : `the first non-blank row was: ${preview(this.firstNonBlank)}`;
+    return new ConfigError(`${this.source.file}: no header row found ${where}; ${seen}`, {
+      hint: `check the column names in the mapping and the delimiter (${delimiter}; override with --delimiter)`,
+    });
+  }
+}
+
+function preview(cells: string[]): string {
+  const text = cells.map((cell) => JSON.stringify(cell)).join(', ');
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** `Parameters:TimeZone=-0500;LoyaltyRate=0.5;` → `{TimeZone: '-0500', LoyaltyRate: '0.5'}`. */
+export function parseParameters(text: string): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  const body = text.slice(text.indexOf(':') + 1);
+  for (const pair of body.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const key = pair.slice(0, eq).trim();
+    if (key !== '') parameters[key] = pair.slice(eq + 1).trim();
+  }
+  return parameters;
+}
+
+// Google report footers: `Total: Account`, `Total: Filtered campaigns`, `Total`. A word after
+// `Total` (`Total Wine & More`) is a campaign name, not a footer, so it stays data.
+const TOTAL_RE = /^total\b(?!\s*[\p{L}\p{N}])/iu;
+
+/**
+ * True for rows that carry no data: blank (every cell empty or whitespace), a footer whose first
+ * non-empty cell is `Total...`, or a row whose non-empty cells are all `--`. Looks at one character
+ * of a typical data row before deciding.
+ */
+export function isNonDataRow(cells: string[]): boolean {
+  for (let i = 0; i < cells.length; i++) {
+    let cell = cells[i]!;
+    if (cell.length === 0) continue;
+    let c = cell.charCodeAt(0);
+    if (c <= 0x20 || c === 0xa0) {
+      cell = cell.trim();
+      if (cell.length === 0) continue;
+      c = cell.charCodeAt(0);
+    }
+    if (c === 0x54 || c === 0x74) return TOTAL_RE.test(cell);
+    if (c === 0x2d) return cell === '--' && onlyDashesFrom(cells, i + 1);
+    return false;
+  }
+  return true;
+}
+
+function onlyDashesFrom(cells: string[], from: number): boolean {
+  for (let i = from; i < cells.length; i++) {
+    const cell = cells[i]!.trim();
+    if (cell !== '' && cell !== '--') return false;
+  }
+  return true;
+}
+
+function isBlankRow(cells: string[]): boolean {
+  for (const cell of cells) if (cell.trim() !== '') return false;
+  return true;
+}

@@ -1,0 +1,61 @@
+// Spawns the real CLI (bin/revimport.js) asynchronously, so an in-process receiver can answer it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const bin = path.join(root, 'bin/revimport.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+}
+
+/** A clean environment: no colours, not a TTY, no REVIMPORT_* from the developer's shell. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('REVIMPORT_')) env[key] = value;
+  }
+  Object.assign(env, { NO_COLOR: '1', CI: '1', FORCE_COLOR: '0' });
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: options.cwd ?? root,
+      env: cleanEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+}
+
+export function tempDir(prefix = 'revimport-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}

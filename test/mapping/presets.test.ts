@@ -1,0 +1,233 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { configSchema, type FieldSpec, mappingSchema } from '../../src/config/schema.js';
+import { normalizeColumnName } from '../../src/mapping/column-name.js';
+import { detectJsonPreset, detectPreset, findPreset, presets } from '../../src/mapping/presets/index.js';
+import type { Preset } from '../../src/mapping/presets/types.js';
+import { recordFields } from '../../src/record/fields.js';
+
+const fixturesDir = join(import.meta.dirname, '../../fixtures/presets');
+
+/** Each fixture's export file and the physical line of its header (1-based). */
+const csvFixtures = [
+  { preset: 'google-ads', file: 'conversions.csv', headerLine: 7, delimiter: ',' },
+  { preset: 'google-ads-report', file: 'campaign-conversions.csv', headerLine: 3, delimiter: '\t' },
+  { preset: 'meta', file: 'offline-events.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'microsoft-ads', file: 'offline-conversions.csv', headerLine: 8, delimiter: ',' },
+  { preset: 'tiktok', file: 'offline-events.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'linkedin', file: 'offline-conversions.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'shopify', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'stripe', file: 'unified_payments.csv', headerLine: 1, delimiter: ',' },
+] as const;
+const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
+
+function readText(path: string): string {
+  const bytes = readFileSync(path);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  return bytes.toString('utf8');
+}
+
+function readHeader(fixture: (typeof csvFixtures)[number]): string[] {
+  const lines = readText(join(fixturesDir, fixture.preset, fixture.file)).split(/\r?\n/);
+  const rows = parse(lines[fixture.headerLine - 1] ?? '', { delimiter: fixture.delimiter }) as string[][];
+  return (rows[0] ?? []).map((cell) => cell.trim());
+}
+
+function readFirstObject(fixture: (typeof jsonFixtures)[number]): Record<string, unknown> {
+  const firstLine = readText(join(fixturesDir, fixture.preset, fixture.file)).split('\n')[0] ?? '';
+  return JSON.parse(firstLine) as Record<string, unknown>;
+}
+
+function presetNamed(name: string): Preset {
+  const preset = findPreset(name);
+  if (preset === undefined) throw new Error(`no preset ${name}`);
+  return preset;
+}
+
+function alternatives(spec: FieldSpec | undefined, key: 'column' | 'path'): string[] {
+  if (spec === undefined) return [];
+  if (typeof spec === 'string') return key === 'column' ? [spec] : [];
+  const value = spec[key];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+function hasPath(object: Record<string, unknown>, path: string): boolean {
+  let node: unknown = object;
+  for (const key of path.split('.')) {
+    if (typeof node !== 'object' || node === null || !(key in node)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+describe('detectPreset', () => {
+  it.each(csvFixtures)('detects $preset from its fixture header', (fixture) => {
+    const result = detectPreset(readHeader(fixture));
+    expect(result.match?.name).toBe(fixture.preset);
+    expect(result.candidates.map((p) => p.name)).toEqual([fixture.preset]);
+  });
+
+  it('matches names case- and space-insensitively', () => {
+    const header = ['GOOGLE CLICK ID', 'conversion name', 'ConversionTime', 'Conversion  Value'];
+    expect(detectPreset(header).match?.name).toBe('google-ads');
+  });
+
+  it('returns every tied preset and no match when two presets score the same', () => {
+    const header = [
+      'Google Click ID',
+      'Microsoft Click ID',
+      'Conversion Name',
+      'Conversion Time',
+      'Conversion Value',
+      'Conversion Currency',
+    ];
+    const result = detectPreset(header);
+    expect(result.match).toBeUndefined();
+    expect(result.candidates.map((p) => p.name).sort()).toEqual(['google-ads', 'microsoft-ads']);
+  });
+
+  it('prefers the preset that recognises more of the header', () => {
+    // Both click-id presets qualify; two of Google's `any` columns outscore one of Microsoft's.
+    const header = [
+      'Google Click ID',
+      'GBRAID',
+      'Microsoft Click ID',
+      'Conversion Name',
+      'Conversion Time',
+      'Conversion Value',
+    ];
+    const result = detectPreset(header);
+    expect(result.match?.name).toBe('google-ads');
+    expect(result.candidates.map((p) => p.name)).toEqual(['google-ads']);
+  });
+
+  it.each([
+    ['an unrelated header', ['date', 'amount', 'customer']],
+    ['an empty header', []],
+    ['a header missing one required column', ['Google Click ID', 'Conversion Name', 'Conversion Value']],
+    [
+      'a header with all required columns but none of `any`',
+      ['Conversion Name', 'Conversion Time', 'Conversion Value'],
+    ],
+  ])('finds no preset for %s', (_label, header) => {
+    expect(detectPreset(header)).toEqual({ candidates: [] });
+  });
+
+  it('never offers a JSON-lines preset for a CSV header', () => {
+    const header = ['event_name', 'event_time', 'user_data', 'custom_data.value'];
+    expect(detectPreset(header).candidates.map((p) => p.format)).not.toContain('jsonl');
+  });
+});
+
+describe('detectJsonPreset', () => {
+  it.each(jsonFixtures)('detects $preset from the first object of its fixture', (fixture) => {
+    const result = detectJsonPreset(readFirstObject(fixture));
+    expect(result.match?.name).toBe(fixture.preset);
+  });
+
+  it.each([
+    ['an unrelated object', { id: 1, total: 9.5 }],
+    ['a CAPI event without custom_data.value', { event_name: 'Purchase', event_time: 1, user_data: {} }],
+    ['a path through a non-object', { event_name: 'x', event_time: 1, user_data: {}, custom_data: 'value' }],
+  ])('finds no preset for %s', (_label, object) => {
+    expect(detectJsonPreset(object)).toEqual({ candidates: [] });
+  });
+});
+
+describe('findPreset', () => {
+  it.each(presets.map((p) => p.name))('finds %s by name', (name) => {
+    expect(findPreset(name)?.name).toBe(name);
+  });
+
+  it('returns undefined for an unknown name', () => {
+    expect(findPreset('google')).toBeUndefined();
+  });
+});
+
+describe('preset definitions', () => {
+  it('have unique names', () => {
+    const names = presets.map((p) => p.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it.each(presets)('$name: mapping passes mappingSchema and names its preset', (preset) => {
+    const result = mappingSchema.safeParse(preset.mapping);
+    expect(result.error?.issues ?? []).toEqual([]);
+    expect(preset.mapping.preset).toBe(preset.name);
+  });
+
+  it.each(presets)('$name: notes say how to add a visitor id', (preset) => {
+    expect(preset.notes.join('\n')).toContain('mapping.fields.serviceId');
+  });
+
+  it.each(presets)('$name: has a fixture folder with a valid config naming the preset', (preset) => {
+    const dir = join(fixturesDir, preset.name);
+    expect(existsSync(join(dir, 'expected.json'))).toBe(true);
+    const config = configSchema.parse(JSON.parse(readFileSync(join(dir, 'revimport.config.json'), 'utf8')));
+    expect(config.mapping?.preset).toBe(preset.name);
+  });
+});
+
+describe('preset fields against fixture headers', () => {
+  it.each(csvFixtures)('$preset: every column reference has an alternative in the header', (fixture) => {
+    const preset = presetNamed(fixture.preset);
+    const header = new Set(readHeader(fixture).map(normalizeColumnName));
+    const fields = preset.mapping.fields ?? {};
+    for (const field of recordFields) {
+      const columns = alternatives(fields[field], 'column');
+      if (columns.length === 0) continue;
+      expect(
+        columns.some((c) => header.has(normalizeColumnName(c))),
+        `${field}: ${columns.join(' | ')}`,
+      ).toBe(true);
+    }
+    if (preset.mapping.foldBy !== undefined)
+      expect(header.has(normalizeColumnName(preset.mapping.foldBy))).toBe(true);
+  });
+
+  it.each(jsonFixtures)('$preset: every path exists in the first object', (fixture) => {
+    const preset = presetNamed(fixture.preset);
+    const first = readFirstObject(fixture);
+    const fields = preset.mapping.fields ?? {};
+    for (const field of recordFields) {
+      const paths = alternatives(fields[field], 'path');
+      if (paths.length === 0) continue;
+      expect(
+        paths.some((p) => hasPath(first, p)),
+        `${field}: ${paths.join(' | ')}`,
+      ).toBe(true);
+    }
+  });
+});
+
+describe('fixture expectations', () => {
+  const folders = readdirSync(fixturesDir, { withFileTypes: true }).filter((d) => d.isDirectory());
+
+  it('cover exactly the built-in presets', () => {
+    expect(folders.map((d) => d.name).sort()).toEqual(presets.map((p) => p.name).sort());
+  });
+
+  it.each(folders.map((d) => d.name))(
+    '%s: expected.json holds wire-shaped records and line-ordered rejects',
+    (name) => {
+      const expected = JSON.parse(readFileSync(join(fixturesDir, name, 'expected.json'), 'utf8')) as {
+        records: Record<string, unknown>[];
+        invalid: { line: number; column: string; reason: string }[];
+      };
+      expect(expected.records.length).toBeGreaterThanOrEqual(5);
+      for (const record of expected.records) {
+        expect(Object.keys(record).every((k) => (recordFields as readonly string[]).includes(k))).toBe(true);
+        expect(typeof record.conversionValue).toBe('number');
+        expect(record.conversionDatetime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(record.conversionCurrency).toMatch(/^[A-Z]{3}$/);
+        expect(record.serviceId ?? record.conversionEmail).toBeDefined();
+      }
+      const lines = expected.invalid.map((i) => i.line);
+      expect(lines).toEqual([...lines].sort((a, b) => a - b));
+      expect(expected.invalid.length).toBeGreaterThanOrEqual(1);
+    },
+  );
+});

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
+import { checkUrl } from '../../src/transport/client.js';
+import { createDeliverer, type DeliverOptions } from '../../src/transport/deliver.js';
+import { deferred, type Item, idOf, makeItems, pushAll, recordHooks } from './helpers.js';
+
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+async function setup(receiverOptions: ReceiverOptions = {}, options: Partial<DeliverOptions<Item>> = {}) {
+  receiver = await startReceiver(receiverOptions);
+  const recorded = recordHooks();
+  const deliverer = createDeliverer<Item>({
+    url: checkUrl(receiver.url, false),
+    apiKey: 'sk_test_retry',
+    baseDelayMs: 1,
+    hooks: recorded.hooks,
+    ...options,
+  });
+  return { receiver, deliverer, ...recorded };
+}
+
+describe('retries', () => {
+  it('503, 503, 200 delivers once, with the same body and Idempotency-Key each time', async () => {
+    const { receiver, deliverer, sent, retries, idsWith } = await setup();
+    receiver.script({ status: 503 }, { status: 503 });
+    await pushAll(deliverer, makeItems(3));
+    const stats = await deliverer.close();
+    expect(receiver.requests.map((request) => request.status)).toEqual([503, 503, 200]);
+    const keys = new Set(receiver.requests.map((request) => request.idempotencyKey));
+    expect(keys.size).toBe(1);
+    expect(new Set(receiver.requests.map((request) => request.body)).size).toBe(1);
+    expect(sent).toEqual([{ ids: ['order-1', 'order-2', 'order-3'], key: [...keys][0] }]);
+    expect(receiver.accepted.map((entry) => idOf(entry.record))).toEqual(['order-1', 'order-2', 'order-3']);
+    expect(retries.map((retry) => [retry.attempt, retry.reason])).toEqual([
+      [1, 'HTTP 503'],
+      [2, 'HTTP 503'],
+    ]);
+    expect(idsWith('delivered')).toEqual(['order-1', 'order-2', 'order-3']);
+    expect(stats).toEqual({
+      batches: 1,
+      requests: 3,
+      retries: 2,
+      splits: 0,
+      delivered: 3,
+      rejected: 0,
+      failed: 0,
+      abandoned: 0,
+    });
+  });
+
+  it('retries a socket reset', async () => {
+    const { receiver, deliverer, requests } = await setup();
+    receiver.script({ reset: true });
+    await pushAll(deliverer, makeItems(2));
+    const stats = await deliverer.close();
+    expect(receiver.requests.map((request) => request.status)).toEqual([0, 200]);
+    expect(requests.map((request) => request.error ?? request.status)).toEqual(['UND_ERR_SOCKET', 200]);
+    expect(receiver.accepted.length).toBe(2);
+    expect(stats.delivered).toBe(2);
+  });
+
+  it('fails a body after `retries` resends and goes on with the next one', async () => {
+    const { receiver, deliverer, reasons, idsWith } = await setup(
+      {},
+      { retries: 2, batchSize: 2, concurrency: 1 },
+    );
+    receiver.script({ status: 500 }, { status: 502 }, { status: 500 });
+    await pushAll(deliverer, makeItems(4));
+    const stats = await deliverer.close();
+    expect(reasons).toEqual(['gave up after 3 attempts: HTTP 500']);
+    expect(idsWith('failed')).toEqual(['order-1', 'order-2']);
+    expect(idsWith('delivered')).toEqual(['order-3', 'order-4']);
+    expect(stats).toMatchObject({ requests: 4, retries: 2, failed: 2, delivered: 2 });
+  });
+
+  it('a Retry-After pauses every worker, not only the one that got it', async () => {
+    const gate = deferred();
+    const sleeps: number[] = [];
+    const { receiver, deliverer } = await setup(
+      {},
+      {
+        batchSize: 1,
+        concurrency: 4,
+        hooks: { onRetry: () => gate.resolve() },
+        sleep: async (ms, signal) => {
+          sleeps.push(ms);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          signal.throwIfAborted();
+        },
+      },
+    );
+    // The first request goes alone (probe); then four start together: one gets 429 + Retry-After,
+    // the others are held until the client has seen the 429, so the sixth record starts after it.
+    receiver.script(
+      {},
+      { status: 429, headers: { 'retry-after': '1' } },
+      { until: gate.promise },
+      { until: gate.promise },
+      { until: gate.promise },
+    );
+    await pushAll(deliverer, makeItems(6));
+    const stats = await deliverer.close();
+    expect(receiver.requests.map((request) => request.status).sort()).toEqual([
+      200, 200, 200, 200, 200, 200, 429,
+    ]);
+    // Without the shared pause only the worker that got the 429 would wait (one long sleep, not two).
+    expect(sleeps.filter((ms) => ms > 500).length).toBe(2);
+    expect(stats).toMatchObject({ delivered: 6, retries: 1 });
+  });
+
+  it('caps Retry-After at maxRetryAfterMs', async () => {
+    const { receiver, deliverer, retries } = await setup({}, { maxRetryAfterMs: 5 });
+    receiver.script({ status: 503, headers: { 'retry-after': '3600' } });
+    await pushAll(deliverer, makeItems(1));
+    await deliverer.close();
+    expect(retries.map((retry) => retry.delayMs)).toEqual([5]);
+  });
+
+  it('spends the retry budget, then fails this body and every later one without more requests', async () => {
+    let clock = 0;
+    const { receiver, deliverer, reasons, idsWith } = await setup(
+      { faults: { seed: 3, error5xx: 1 } },
+      {
+        batchSize: 10,
+        concurrency: 1,
+        retries: 100,
+        baseDelayMs: 1000,
+        maxDelayMs: 1000,
+        maxRetryTimeMs: 10_000,
+        random: () => 0.999,
+        now: () => clock,
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      },
+    );
+    await pushAll(deliverer, makeItems(50));
+    const stats = await deliverer.close();
+    // Waits of 999 ms: attempts at 0, 999 ... 9990; the eleventh wait would end after 10 s.
+    expect(receiver.requests.length).toBe(11);
+    expect(new Set(receiver.requests.map((request) => request.idempotencyKey)).size).toBe(1);
+    expect(idsWith('failed').length).toBe(50);
+    expect(new Set(reasons)).toEqual(new Set(['retry time budget spent']));
+    expect(stats).toMatchObject({ batches: 5, requests: 11, retries: 10, failed: 50, delivered: 0 });
+  });
+});
