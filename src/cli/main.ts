@@ -31,7 +31,9 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
       if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
       return exitCodeForError(error);
     }
-    io.stderr.write(`revimport: internal error (a bug; please report it):\n${(error as Error)?.stack ?? error}\n`);
+    io.stderr.write(
+      `revimport: internal error (a bug; please report it):\n${(error as Error)?.stack ?? error}\n`,
+    );
     return ExitCode.internal;
   }
 }

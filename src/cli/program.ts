@@ -13,13 +13,22 @@ export interface CommandContext {
 /** Options shared by push and retry. */
 function addDeliveryOptions(command: Command): Command {
   return command
-    .option('-c, --config <path>', 'config file (default: search for revimport.config.* / .revimportrc* in the cwd)')
-    .option('--base-url <url>', 'CRM base URL; revimport posts to {base-url}/api/revenues (env REVIMPORT_BASE_URL)')
+    .option(
+      '-c, --config <path>',
+      'config file (default: search for revimport.config.* / .revimportrc* in the cwd)',
+    )
+    .option(
+      '--base-url <url>',
+      'CRM base URL; revimport posts to {base-url}/api/revenues (env REVIMPORT_BASE_URL)',
+    )
     .option('--state <path>', 'ledger file (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)')
     .option('--batch-size <n>', 'records per request (default 500; bodies are also capped at 1 MiB)')
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
     .option('--retries <n>', 'retries per request for network errors, 408, 429 and 5xx (default 5)')
-    .option('--max-retry-time <s>', 'seconds a run may spend retrying before it stops with exit 4 (default 300)')
+    .option(
+      '--max-retry-time <s>',
+      'seconds a run may spend retrying before it stops with exit 4 (default 300)',
+    )
     .option('--timeout <s>', 'seconds per request (default 30)')
     .option('--rate <n>', 'requests per second at most')
     .option('--wait <s>', 'seconds to wait for another run holding the ledger (default 0: exit 5 at once)')
@@ -56,7 +65,9 @@ export function createProgram(context: CommandContext): Command {
     .option('--allow-negative', 'accept negative values (refunds)')
     .option('--resend', 'send records already delivered to this target again')
     .option('--delimiter <char>', 'CSV delimiter: , ; tab | (default: detected)')
-    .addOption(new Option('--format <format>', 'input format (default: from the extension)').choices(['csv', 'jsonl']))
+    .addOption(
+      new Option('--format <format>', 'input format (default: from the extension)').choices(['csv', 'jsonl']),
+    )
     .option('--encoding <name>', 'utf-8, utf-16le, utf-16be, windows-1252 (default: detected)')
     .action(async (files: string[], options: Record<string, unknown>) => {
       const { pushCommand } = await import('./commands/push.js');
@@ -64,7 +75,9 @@ export function createProgram(context: CommandContext): Command {
     });
 
   addDeliveryOptions(
-    program.command('retry').description("resend the target's failed and interrupted records from the ledger"),
+    program
+      .command('retry')
+      .description("resend the target's failed and interrupted records from the ledger"),
   ).action(async (options: Record<string, unknown>) => {
     const { retryCommand } = await import('./commands/push.js');
     context.setExitCode(await retryCommand(options, context));

@@ -60,7 +60,9 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
     onRequest(info) {
       if (mode !== 'verbose') return;
       const outcome = info.status === undefined ? (info.error ?? 'error') : String(info.status);
-      say(`POST /api/revenues ${info.records} records: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`);
+      say(
+        `POST /api/revenues ${info.records} records: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`,
+      );
     },
     onRetry(info) {
       if (mode === 'verbose') say(`retry ${info.attempt} in ${Math.round(info.delayMs)} ms: ${info.reason}`);

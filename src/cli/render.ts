@@ -17,7 +17,9 @@ export function renderSummary(summary: Summary): string {
   const lines: string[] = [];
   const seconds = (summary.durationMs / 1000).toFixed(1);
   if (summary.check) {
-    lines.push(`check: ${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid (nothing sent)`);
+    lines.push(
+      `check: ${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid (nothing sent)`,
+    );
     lines.push(`valid totals: ${formatTotals(summary.totals)}`);
   } else {
     lines.push(
@@ -38,9 +40,12 @@ export function renderSummary(summary: Summary): string {
     lines.push(`${group.reason}: ${group.count}`);
     for (const e of group.examples) {
       const where = e.line > 0 ? `${e.file}:${e.line}` : e.file;
-      lines.push(`  ${where} [${e.column}] ${e.value === '' ? '(empty)' : JSON.stringify(e.value)}: ${e.message}`);
+      lines.push(
+        `  ${where} [${e.column}] ${e.value === '' ? '(empty)' : JSON.stringify(e.value)}: ${e.message}`,
+      );
     }
-    if (group.count > group.examples.length) lines.push(`  … and ${group.count - group.examples.length} more`);
+    if (group.count > group.examples.length)
+      lines.push(`  … and ${group.count - group.examples.length} more`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -50,7 +50,8 @@ export interface Resolved {
 export function resolveSettings(input: ResolveInput): Resolved {
   const { flags, env, config } = input;
   const warnings: string[] = [];
-  const fromConfig = (p: string | undefined) => (p === undefined ? undefined : path.resolve(input.configDir, p));
+  const fromConfig = (p: string | undefined) =>
+    p === undefined ? undefined : path.resolve(input.configDir, p);
   const fromCwd = (p: string | undefined) => (p === undefined ? undefined : path.resolve(input.cwd, p));
 
   let apiKey = nonEmpty(env.REVIMPORT_API_KEY) ?? input.keyFromFile;
@@ -77,9 +78,15 @@ export function resolveSettings(input: ResolveInput): Resolved {
     rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
     statePath: fromCwd(flags.state) ?? fromConfig(config.state) ?? input.defaultStatePath,
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
-    concurrency: intFlag('--concurrency', flags.concurrency, 1, 64) ?? config.concurrency ?? defaults.concurrency,
+    concurrency:
+      intFlag('--concurrency', flags.concurrency, 1, 64) ?? config.concurrency ?? defaults.concurrency,
     retries: intFlag('--retries', flags.retries, 0, 50) ?? config.retries ?? defaults.retries,
-    maxRetryTimeMs: seconds('--max-retry-time', flags.maxRetryTime, config.maxRetryTime, defaults.maxRetryTimeMs),
+    maxRetryTimeMs: seconds(
+      '--max-retry-time',
+      flags.maxRetryTime,
+      config.maxRetryTime,
+      defaults.maxRetryTimeMs,
+    ),
     timeoutMs: seconds('--timeout', flags.timeout, config.timeout, defaults.timeoutMs),
     ratePerSec: numberFlag('--rate', flags.rate) ?? config.rate,
     maxInvalid: parseBudget(flags.maxInvalid ?? config.maxInvalid),
@@ -112,11 +119,17 @@ function intFlag(flag: string, raw: string | undefined, min: number, max: number
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${flag} must be a whole number, not "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new UsageError(`${flag} must be between ${min} and ${max}, not ${raw}`);
+  if (value < min || value > max)
+    throw new UsageError(`${flag} must be between ${min} and ${max}, not ${raw}`);
   return value;
 }
 
-function seconds(flag: string, raw: string | undefined, fromConfig: number | undefined, fallbackMs: number): number {
+function seconds(
+  flag: string,
+  raw: string | undefined,
+  fromConfig: number | undefined,
+  fallbackMs: number,
+): number {
   const value = numberFlag(flag, raw) ?? fromConfig;
   return value === undefined ? fallbackMs : Math.round(value * 1000);
 }
@@ -136,7 +149,13 @@ export function parseBudget(raw: string | number | undefined): ErrorBudget | und
   return { kind: 'count', max };
 }
 
-const delimiterWords: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+const delimiterWords: Record<string, string> = {
+  tab: '\t',
+  '\\t': '\t',
+  comma: ',',
+  semicolon: ';',
+  pipe: '|',
+};
 
 function normalizeDelimiter(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;

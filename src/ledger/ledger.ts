@@ -265,6 +265,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     db.pragma('foreign_keys = ON');
     // Readers (history, status) never block in WAL; this covers two writers opening at once.
     db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -65536');
     migrate(db);
     return new Ledger(db, options.now ?? Date.now);
   } catch (error) {

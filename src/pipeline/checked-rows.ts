@@ -41,19 +41,19 @@ export function resolvePreset(mapping: WrittenMapping | undefined): Preset | und
   return preset;
 }
 
-/** True when the user's mapping says which columns to read (so no preset is detected). */
-function hasOwnMapping(mapping: WrittenMapping | undefined): boolean {
-  return !!mapping && (mapping.preset !== undefined || Object.keys(mapping.fields).length > 0);
+/**
+ * True when the user's mapping cannot stand alone: no preset named and no value or datetime mapped. Then
+ * each file's header picks a preset and the user's fields (e.g. only serviceId) override it.
+ */
+export function needsDetection(mapping: WrittenMapping | undefined): boolean {
+  if (mapping?.preset) return false;
+  const fields = mapping?.fields ?? {};
+  return fields.conversionValue === undefined || fields.conversionDatetime === undefined;
 }
 
-/** Which CSV row is the header: the first holding the mapped column names (or any preset's). */
+/** Which CSV row is the header: the first holding the mapped column names (and, when detecting, a preset's). */
 export function headerMatcher(mapping: WrittenMapping | undefined): (cells: string[]) => boolean {
-  if (!hasOwnMapping(mapping)) {
-    return (cells) => {
-      const found = detectPreset(cells);
-      return found.match !== undefined || found.candidates.length > 0;
-    };
-  }
+  const detect = needsDetection(mapping);
   const preset = resolvePreset(mapping);
   const merged = mergeMapping(preset, mapping);
   const required: string[][] = [];
@@ -64,26 +64,29 @@ export function headerMatcher(mapping: WrittenMapping | undefined): (cells: stri
     }
   }
   for (const column of preset?.detect.all ?? []) required.push([normalizeColumnName(column)]);
-  if (required.length === 0) return (cells) => cells.some((c) => c.trim() !== '');
   return (cells) => {
+    if (required.length === 0 && !detect) return cells.some((c) => c.trim() !== '');
     const names = new Set(cells.map(normalizeColumnName));
-    return required.every((alternatives) => alternatives.some((c) => names.has(c)));
+    if (!required.every((alternatives) => alternatives.some((c) => names.has(c)))) return false;
+    return !detect || detectPreset(cells).candidates.length > 0;
   };
 }
 
-export async function* checkRows(rows: AsyncIterable<SourceRow>, options: CheckOptions): AsyncGenerator<CheckedRow> {
+export async function* checkRows(
+  rows: AsyncIterable<SourceRow>,
+  options: CheckOptions,
+): AsyncGenerator<CheckedRow> {
   const files = new Map<SourceInfo, FileState>();
   const seen = new SeenIds();
   const configuredPreset = resolvePreset(options.mapping);
-  const detect = !hasOwnMapping(options.mapping);
+  const detect = needsDetection(options.mapping);
 
   const stateFor = (row: SourceRow): FileState => {
     let state = files.get(row.source);
     if (state) return state;
     let preset = configuredPreset;
     if (detect) {
-      const found =
-        row.kind === 'json' ? detectJsonPreset(row.value) : detectPreset(row.source.header ?? []);
+      const found = row.kind === 'json' ? detectJsonPreset(row.value) : detectPreset(row.source.header ?? []);
       if (!found.match) {
         const names = found.candidates.map((p) => p.name);
         throw new ConfigError(
@@ -104,7 +107,9 @@ export async function* checkRows(rows: AsyncIterable<SourceRow>, options: CheckO
 
   for await (const row of rows) {
     if (row.kind === 'malformed') {
-      yield invalid(row, [{ column: '(row)', value: row.raw.slice(0, 200), reason: row.reason, message: row.message }]);
+      yield invalid(row, [
+        { column: '(row)', value: row.raw.slice(0, 200), reason: row.reason, message: row.message },
+      ]);
       continue;
     }
     const state = stateFor(row);
@@ -120,7 +125,9 @@ export async function* checkRows(rows: AsyncIterable<SourceRow>, options: CheckO
       const result = applyTransform(options.transform, candidate, row);
       if (result === null) continue;
       if ('error' in result) {
-        yield invalid(row, [{ column: '(transform)', value: '', reason: 'transform failed', message: result.error }]);
+        yield invalid(row, [
+          { column: '(transform)', value: '', reason: 'transform failed', message: result.error },
+        ]);
         continue;
       }
       candidate = result.candidate;

@@ -10,7 +10,7 @@ import { minorUnits } from '../record/currency.js';
 import type { ConversionRecord } from '../record/fields.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
-import { emptySummary, ErrorCollector, type Summary, Totals } from '../report/summary.js';
+import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
 import { createDeliverer, type Deliverer } from '../transport/deliver.js';
 import { type CheckedRow, checkRows, headerMatcher } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
@@ -65,7 +65,9 @@ export async function runPipeline(
     if (wait) pendingWrites.push(wait);
   };
 
-  const deliverer = options.check ? undefined : makeDeliverer(settings, deps, hooks, summary, deliveredTotals, reject);
+  const deliverer = options.check
+    ? undefined
+    : makeDeliverer(settings, deps, hooks, summary, deliveredTotals, reject);
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
@@ -73,7 +75,12 @@ export async function runPipeline(
     const items = toLookUp;
     toLookUp = [];
     if (!deliverer || items.length === 0) return;
-    const known = ledger ? ledger.ledger.lookup(ledger.targetId, items.map((i) => i.key)) : new Map();
+    const known = ledger
+      ? ledger.ledger.lookup(
+          ledger.targetId,
+          items.map((i) => i.key),
+        )
+      : new Map();
     for (const item of items) {
       const entry = known.get(item.key);
       if (entry?.state === 'delivered' && !options.resend) {
@@ -141,7 +148,14 @@ export async function runPipeline(
           if (deliverer) {
             const { key, contentHash } = recordIdentity(result.record);
             const row = result.row;
-            toLookUp.push({ record: result.record, key, contentHash, row, file: row.source.file, line: row.line });
+            toLookUp.push({
+              record: result.record,
+              key,
+              contentHash,
+              row,
+              file: row.source.file,
+              line: row.line,
+            });
             if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
           }
         }
@@ -183,7 +197,12 @@ function makeDeliverer(
   reject: (rejection: Rejection) => void,
 ): Deliverer<Item> {
   const ledger = deps.ledger;
-  const serverRejection = (item: Item, stage: 'rejected' | 'failed', reason: string, message: string): Rejection => ({
+  const serverRejection = (
+    item: Item,
+    stage: 'rejected' | 'failed',
+    reason: string,
+    message: string,
+  ): Rejection => ({
     file: item.file,
     line: item.line,
     stage,
@@ -233,7 +252,9 @@ function makeDeliverer(
         );
         summary.rejected += items.length;
         for (const item of items) {
-          reject(serverRejection(item, 'rejected', 'rejected by server', `HTTP ${info.status}: ${info.message}`));
+          reject(
+            serverRejection(item, 'rejected', 'rejected by server', `HTTP ${info.status}: ${info.message}`),
+          );
         }
       },
       onFailed(items, info) {

@@ -99,7 +99,12 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       if (rawCurrency === undefined) {
         currency = amountCurrency;
         if (currency === undefined) {
-          issue(f.conversionCurrency, '', 'missing currency', 'no currency: map a currency column or set `currency`');
+          issue(
+            f.conversionCurrency,
+            '',
+            'missing currency',
+            'no currency: map a currency column or set `currency`',
+          );
         }
       } else {
         currency = normalizeCurrency(rawCurrency);
@@ -126,7 +131,12 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       if (rawZone !== undefined) {
         const zone = canonicalZone(rawZone) ?? offsetZone(rawZone);
         if (zone === undefined) {
-          issue(f.conversionTimezone, rawZone, 'unknown time zone', `"${rawZone}" is not an IANA time zone name`);
+          issue(
+            f.conversionTimezone,
+            rawZone,
+            'unknown time zone',
+            `"${rawZone}" is not an IANA time zone name`,
+          );
         }
         rowZone = zone;
       }
@@ -135,7 +145,12 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       let timezone: string | undefined;
       const rawTime = c.conversionDatetime;
       if (rawTime === undefined) {
-        issue(f.conversionDatetime, '', 'missing datetime', 'conversionDatetime is required but the cell is empty');
+        issue(
+          f.conversionDatetime,
+          '',
+          'missing datetime',
+          'conversionDatetime is required but the cell is empty',
+        );
       } else if (typeof rawTime !== 'string' && typeof rawTime !== 'number') {
         issue(f.conversionDatetime, rawTime, 'invalid datetime', 'the datetime is not text or a number');
       } else if (rawZone === undefined || rowZone !== undefined) {
@@ -158,7 +173,12 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             'the e-mail is a SHA-256 hash, which the CRM cannot match: map a plain e-mail column or a serviceId',
           );
         } else if (!EMAIL.test(email) || email.length > 254) {
-          issue(f.conversionEmail, maskEmail(email), 'invalid e-mail', `"${maskEmail(email)}" is not an e-mail address`);
+          issue(
+            f.conversionEmail,
+            maskEmail(email),
+            'invalid e-mail',
+            `"${maskEmail(email)}" is not an e-mail address`,
+          );
         }
       }
       const serviceId = textOf(c.serviceId, f.serviceId.spec.transform);
@@ -206,11 +226,15 @@ function offsetZone(raw: string): string | undefined {
   return offset === undefined ? undefined : fixedOffsetZone(offset);
 }
 
-function textOf(value: unknown, transform: 'trim' | 'lowercase' | 'uppercase' | undefined): string | undefined {
+function textOf(
+  value: unknown,
+  transform: 'trim' | 'lowercase' | 'uppercase' | undefined,
+): string | undefined {
   if (value === undefined || value === null) return undefined;
   let text: string;
   if (typeof value === 'string') text = value.trim();
-  else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') text = String(value);
+  else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    text = String(value);
   else return undefined;
   if (text === '') return undefined;
   if (transform === 'lowercase') return text.toLowerCase();

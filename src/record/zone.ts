@@ -129,7 +129,7 @@ function utcDay(state: ZoneState, format: Intl.DateTimeFormat, dayIndex: number)
   const first = sampleOffset(format, start);
   let entry: number | Transitions = first;
   let previous = first;
-  for (let hour = 6; hour <= 24; hour += 6) {
+  for (let hour = 1; hour <= 24; hour++) {
     const at = start + hour * HOUR;
     const offset = sampleOffset(format, at);
     if (offset !== previous) {

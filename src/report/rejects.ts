@@ -97,7 +97,12 @@ export function openRejects(path: string): RejectsWriter {
   };
 }
 
-function placeCells(row: SourceRow | undefined, header: string[], index: Map<string, number>, out: string[]): void {
+function placeCells(
+  row: SourceRow | undefined,
+  header: string[],
+  index: Map<string, number>,
+  out: string[],
+): void {
   if (!row) return;
   if (row.kind === 'malformed') {
     out[0] = row.raw;

@@ -32,7 +32,9 @@ describe('resolveSettings', () => {
     const config = { baseUrl: 'https://file.example', batchSize: 100, timezone: 'Europe/Paris' };
     const fileOnly = resolveSettings(base({ config })).settings;
     expect(fileOnly.baseUrl).toBe('https://file.example');
-    const withEnv = resolveSettings(base({ config, env: { REVIMPORT_BASE_URL: 'https://env.example/' } })).settings;
+    const withEnv = resolveSettings(
+      base({ config, env: { REVIMPORT_BASE_URL: 'https://env.example/' } }),
+    ).settings;
     expect(withEnv.baseUrl).toBe('https://env.example');
     const withFlag = resolveSettings(
       base({
@@ -41,14 +43,20 @@ describe('resolveSettings', () => {
         flags: { baseUrl: 'https://flag.example', batchSize: '50', timezone: 'Asia/Tokyo' },
       }),
     ).settings;
-    expect(withFlag).toMatchObject({ baseUrl: 'https://flag.example', batchSize: 50, timezone: 'Asia/Tokyo' });
+    expect(withFlag).toMatchObject({
+      baseUrl: 'https://flag.example',
+      batchSize: 50,
+      timezone: 'Asia/Tokyo',
+    });
   });
 
   it('takes the key from the environment, then the key file, then the config (with a warning)', () => {
-    expect(resolveSettings(base({ env: { REVIMPORT_API_KEY: 'k-env' }, keyFromFile: 'k-file' })).settings.apiKey).toBe(
-      'k-env',
-    );
-    expect(resolveSettings(base({ keyFromFile: 'k-file', config: { apiKey: 'k-conf' } })).settings.apiKey).toBe('k-file');
+    expect(
+      resolveSettings(base({ env: { REVIMPORT_API_KEY: 'k-env' }, keyFromFile: 'k-file' })).settings.apiKey,
+    ).toBe('k-env');
+    expect(
+      resolveSettings(base({ keyFromFile: 'k-file', config: { apiKey: 'k-conf' } })).settings.apiKey,
+    ).toBe('k-file');
     const inline = resolveSettings(base({ config: { apiKey: 'k-conf' } }));
     expect(inline.settings.apiKey).toBe('k-conf');
     expect(inline.warnings.join()).toMatch(/API key is written in the config file/);
@@ -77,7 +85,9 @@ describe('resolveSettings', () => {
   });
 
   it('turns delimiter words into characters and seconds into milliseconds', () => {
-    const { settings } = resolveSettings(base({ flags: { delimiter: 'tab', maxRetryTime: '2.5', timeout: '10' } }));
+    const { settings } = resolveSettings(
+      base({ flags: { delimiter: 'tab', maxRetryTime: '2.5', timeout: '10' } }),
+    );
     expect(settings.delimiter).toBe('\t');
     expect(settings.maxRetryTimeMs).toBe(2500);
     expect(settings.timeoutMs).toBe(10_000);

@@ -17,10 +17,14 @@ export default function setup(): void {
   const built = path.join(root, 'dist/cli/main.js');
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(path.join(root, 'src'))) return;
   try {
-    execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: root,
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: root,
+        stdio: 'pipe',
+      },
+    );
   } catch (error) {
     // Unit tests need no build; the end-to-end tests fail on their own, with the CLI's error.
     const output = (error as { stdout?: Buffer }).stdout?.toString() ?? String(error);

@@ -5,7 +5,16 @@ import { guessFields } from '../../src/mapping/guess-mapping.js';
 describe('guessFields', () => {
   it('maps a typical shop export', () => {
     expect(
-      guessFields(['Order ID', 'Visitor ID', 'Customer Email', 'Event Name', 'Created At', 'Amount', 'Currency', 'Time Zone']),
+      guessFields([
+        'Order ID',
+        'Visitor ID',
+        'Customer Email',
+        'Event Name',
+        'Created At',
+        'Amount',
+        'Currency',
+        'Time Zone',
+      ]),
     ).toEqual({
       conversionId: 'Order ID',
       serviceId: 'Visitor ID',
@@ -30,7 +39,13 @@ describe('toYaml', () => {
   it('writes comments, scalars, lists, commented-out keys and empty maps', () => {
     const yaml = toYaml([
       { key: 'baseUrl', comment: 'the CRM' },
-      { key: 'mapping', children: [{ key: 'preset', value: 'shopify', comment: 'Shopify' }, { key: 'fields', children: [{ key: 'serviceId' }] }] },
+      {
+        key: 'mapping',
+        children: [
+          { key: 'preset', value: 'shopify', comment: 'Shopify' },
+          { key: 'fields', children: [{ key: 'serviceId' }] },
+        ],
+      },
       { key: 'format', value: ['a: b', 'c'] },
       { key: 'n', value: 3 },
     ]);

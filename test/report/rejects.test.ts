@@ -6,7 +6,12 @@ import type { SourceInfo } from '../../src/input/types.js';
 import type { Rejection } from '../../src/report/rejection.js';
 import { csvCell, defuseCell, openRejects } from '../../src/report/rejects.js';
 
-const source: SourceInfo = { file: 'in.csv', format: 'csv', encoding: 'utf-8', header: ['Order', 'Value', 'Note'] };
+const source: SourceInfo = {
+  file: 'in.csv',
+  format: 'csv',
+  encoding: 'utf-8',
+  header: ['Order', 'Value', 'Note'],
+};
 const rejection = (cells: string[], line: number, message: string): Rejection => ({
   file: 'in.csv',
   line,
@@ -60,7 +65,14 @@ describe('openRejects', () => {
     await writer.write(rejection(['A-1', '@x', ''], 3, 'bad'));
     await writer.close();
     const line = JSON.parse(readFileSync(file, 'utf8').trim());
-    expect(line).toEqual({ Order: 'A-1', Value: "'@x", Note: '', _file: 'in.csv', _line: 3, _reason: 'Value: bad' });
+    expect(line).toEqual({
+      Order: 'A-1',
+      Value: "'@x",
+      Note: '',
+      _file: 'in.csv',
+      _line: 3,
+      _reason: 'Value: bad',
+    });
   });
 
   it('creates no file when nothing is rejected', async () => {

@@ -22,7 +22,13 @@ describe('ErrorCollector', () => {
       ['duplicate', 1],
     ]);
     expect(groups[0]!.examples).toHaveLength(MAX_EXAMPLES);
-    expect(groups[0]!.examples[0]).toEqual({ file: 'a.csv', line: 2, column: 'Value', value: '2', message: 'bad 2' });
+    expect(groups[0]!.examples[0]).toEqual({
+      file: 'a.csv',
+      line: 2,
+      column: 'Value',
+      value: '2',
+      message: 'bad 2',
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 // `revimport history`: the runs recorded in the ledger, newest first.
+
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
@@ -9,12 +10,17 @@ import type { RunRow } from '../../ledger/types.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 
-export async function historyCommand(options: Record<string, unknown>, context: CommandContext): Promise<number> {
+export async function historyCommand(
+  options: Record<string, unknown>,
+  context: CommandContext,
+): Promise<number> {
   const { io } = context;
   const limit = Number(options.limit ?? 20);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
   const statePath =
-    typeof options.state === 'string' ? path.resolve(io.cwd, options.state) : defaultLedgerPath(io.env, homedir());
+    typeof options.state === 'string'
+      ? path.resolve(io.cwd, options.state)
+      : defaultLedgerPath(io.env, homedir());
   let runs: RunRow[] = [];
   if (existsSync(statePath)) {
     const ledger = openLedger(statePath);

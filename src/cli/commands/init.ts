@@ -2,15 +2,16 @@
 // commented revimport.config.yaml, and show the first records exactly as they would be sent.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { WrittenMapping } from '../../config/schema.js';
+import type { FieldSpec, WrittenMapping } from '../../config/schema.js';
 import { toYaml, type YamlEntry } from '../../config/write-yaml.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { readRows } from '../../input/read-rows.js';
 import type { SourceRow } from '../../input/types.js';
-import { guessFields } from '../../mapping/guess-mapping.js';
+import { guessDatetimeFormat, guessDecimal, guessFields } from '../../mapping/guess-mapping.js';
 import { detectJsonPreset, detectPreset } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
 import { checkRows, headerMatcher } from '../../pipeline/checked-rows.js';
+import { createDatetimeParser } from '../../record/datetime.js';
 import type { ConversionRecord, RecordField } from '../../record/fields.js';
 import { canonicalZone } from '../../record/zone.js';
 import { ExitCode } from '../exit-codes.js';
@@ -25,7 +26,8 @@ export async function initCommand(sample: string, options: Record<string, unknow
     throw new UsageError(`${path.relative(io.cwd, output) || output} exists; use --force to overwrite it`);
   }
   const timezone = typeof options.timezone === 'string' ? canonicalZone(options.timezone) : undefined;
-  if (options.timezone !== undefined && !timezone) throw new UsageError(`unknown time zone "${options.timezone}"`);
+  if (options.timezone !== undefined && !timezone)
+    throw new UsageError(`unknown time zone "${options.timezone}"`);
   const file = path.resolve(io.cwd, sample);
 
   let rows = await sampleRows(file, sample, headerMatcher(undefined)).catch((error: unknown) => {
@@ -36,7 +38,8 @@ export async function initCommand(sample: string, options: Record<string, unknow
   let fields: Partial<Record<RecordField, string>> = {};
   if (rows?.[0]) {
     const first = rows.find((r) => r.kind !== 'malformed') ?? rows[0];
-    const found = first.kind === 'json' ? detectJsonPreset(first.value) : detectPreset(first.source.header ?? []);
+    const found =
+      first.kind === 'json' ? detectJsonPreset(first.value) : detectPreset(first.source.header ?? []);
     preset = found.match;
   }
   if (!preset) {
@@ -45,14 +48,22 @@ export async function initCommand(sample: string, options: Record<string, unknow
     const header = first?.kind === 'json' ? Object.keys(first.value) : (first?.source.header ?? []);
     fields = guessFields(header);
   }
+  const specs: Partial<Record<RecordField, FieldSpec>> = { ...fields };
+  if (!preset && rows) refineFromSample(rows, fields, specs);
   if (!rows || rows.length === 0) throw new ConfigError(`${sample} holds no data rows`);
 
   const mapping: WrittenMapping = preset
     ? { preset: preset.name, fields: {}, defaults: {} }
-    : { fields, defaults: {} };
+    : { fields: specs, defaults: {} };
   const records: ConversionRecord[] = [];
   const reasons = new Map<string, number>();
-  for await (const checked of checkRows(toAsync(rows), {
+  const unguessed = (['conversionValue', 'conversionDatetime', 'conversionCurrency'] as const).filter(
+    (field) => !preset && !fields[field],
+  );
+  // Without a value and a time column the mapping cannot be tried on the sample yet.
+  const sampleRowsToCheck =
+    unguessed.includes('conversionValue') || unguessed.includes('conversionDatetime') ? [] : rows;
+  for await (const checked of checkRows(toAsync(sampleRowsToCheck), {
     mapping,
     transform: undefined,
     timezone,
@@ -62,13 +73,17 @@ export async function initCommand(sample: string, options: Record<string, unknow
     if (checked.ok) {
       if (records.length < 3) records.push(checked.record);
     } else {
-      for (const issue of checked.rejection.issues) reasons.set(issue.reason, (reasons.get(issue.reason) ?? 0) + 1);
+      for (const issue of checked.rejection.issues)
+        reasons.set(issue.reason, (reasons.get(issue.reason) ?? 0) + 1);
     }
   }
 
   const source = rows[0]!.source;
   const missing: string[] = [];
   if (preset) missing.push(...preset.notes);
+  for (const field of unguessed) {
+    missing.push(`no column found for ${field}: set mapping.fields.${field} to the column that holds it`);
+  }
   if (!preset && !fields.serviceId) {
     missing.push(
       fields.conversionEmail
@@ -77,19 +92,23 @@ export async function initCommand(sample: string, options: Record<string, unknow
     );
   }
   if (reasons.has('missing time zone')) {
-    missing.push('times carry no zone: set `timezone` (an IANA name such as Europe/Berlin) or rerun init with --timezone');
+    missing.push(
+      'times carry no zone: set `timezone` (an IANA name such as Europe/Berlin) or rerun init with --timezone',
+    );
   }
   for (const [reason, count] of reasons) {
-    if (reason !== 'missing time zone') missing.push(`${count} of the first ${rows.length} rows: ${reason}`);
+    if (reason !== 'missing time zone') missing.push(`${count} of the ${rows.length} sample rows: ${reason}`);
   }
 
-  writeFileSync(output, configYaml(sample, source, preset, fields, timezone), { mode: 0o600 });
+  writeFileSync(output, configYaml(sample, source, preset, specs, timezone), { mode: 0o600 });
 
   const out: string[] = [
     `read ${sample}: ${source.format}, ${source.encoding}` +
       (source.delimiter ? `, delimiter ${JSON.stringify(source.delimiter)}` : '') +
       (source.headerLine ? `, header on line ${source.headerLine}` : ''),
-    preset ? `preset: ${preset.name} (${preset.title})` : 'no preset matched: mapping guessed from the column names',
+    preset
+      ? `preset: ${preset.name} (${preset.title})`
+      : 'no preset matched: mapping guessed from the column names',
     `wrote ${path.relative(io.cwd, output) || output}`,
     '',
     records.length ? 'first records as they would be sent:' : 'no valid record in the sample yet:',
@@ -118,11 +137,41 @@ async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
 
+/** Reads the sample's datetime and value cells to pick a `format` and a `decimal` the defaults would miss. */
+function refineFromSample(
+  rows: readonly SourceRow[],
+  fields: Partial<Record<RecordField, string>>,
+  specs: Partial<Record<RecordField, FieldSpec>>,
+): void {
+  const cellsOf = (column: string | undefined): string[] => {
+    if (column === undefined) return [];
+    return rows.flatMap((row) => {
+      if (row.kind === 'csv') {
+        const index = (row.source.header ?? []).indexOf(column);
+        const cell = index >= 0 ? row.cells[index] : undefined;
+        return cell === undefined ? [] : [cell.trim()];
+      }
+      if (row.kind === 'json') {
+        const value = row.value[column];
+        return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
+      }
+      return [];
+    });
+  };
+  const times = cellsOf(fields.conversionDatetime);
+  const format = guessDatetimeFormat(times, (f, value) => createDatetimeParser([f])(value, 'UTC').ok);
+  if (fields.conversionDatetime && format && format !== 'iso' && format !== 'epoch') {
+    specs.conversionDatetime = { column: fields.conversionDatetime, format };
+  }
+  const decimal = guessDecimal(cellsOf(fields.conversionValue));
+  if (fields.conversionValue && decimal) specs.conversionValue = { column: fields.conversionValue, decimal };
+}
+
 function configYaml(
   sample: string,
   source: SourceRow['source'],
   preset: Preset | undefined,
-  fields: Partial<Record<RecordField, string>>,
+  fields: Partial<Record<RecordField, FieldSpec>>,
   timezone: string | undefined,
 ): string {
   const fieldComments: Record<RecordField, string> = {
@@ -140,15 +189,17 @@ function configYaml(
     mappingChildren.push({ key: 'preset', value: preset.name, comment: preset.title });
     mappingChildren.push({
       key: 'fields',
-      comment: 'override the preset field by field, e.g.',
-      children: [{ key: 'serviceId', comment: 'serviceId: "Visitor ID"' }],
+      comment: 'override the preset field by field, e.g. serviceId: "Visitor ID"',
+      children: [],
     });
   } else {
-    const children: YamlEntry[] = (Object.keys(fieldComments) as RecordField[]).map((field) => ({
-      key: field,
-      value: fields[field],
-      comment: fieldComments[field] + (fields[field] ? '' : ' (no column found)'),
-    }));
+    const children: YamlEntry[] = (Object.keys(fieldComments) as RecordField[]).map((field) => {
+      const spec = fields[field];
+      const comment = fieldComments[field] + (spec ? '' : ' (no column found)');
+      if (spec === undefined || typeof spec === 'string') return { key: field, value: spec, comment };
+      const entries = Object.entries(spec).filter((e): e is [string, string] => typeof e[1] === 'string');
+      return { key: field, comment, children: entries.map(([key, value]) => ({ key, value })) };
+    });
     mappingChildren.push({ key: 'fields', children });
   }
   const entries: YamlEntry[] = [

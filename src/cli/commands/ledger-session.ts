@@ -1,9 +1,10 @@
 // One push or retry holding the ledger: take the run lock, open the ledger, record the run, release.
+
+import type { Settings } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { acquireLock } from '../../ledger/lock.js';
 import { targetOf } from '../../ledger/target.js';
-import type { Settings } from '../../config/settings.js';
 import type { RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
 import { exitCodeFor } from '../exit-codes.js';
@@ -47,7 +48,30 @@ export async function withLedger(
 }
 
 function countsOf(summary: Summary): Record<string, number> {
-  const { rowsRead, valid, invalid, sent, rejected, duplicates, alreadySent, changed, retried, failed, pending } =
-    summary;
-  return { rowsRead, valid, invalid, sent, rejected, duplicates, alreadySent, changed, retried, failed, pending };
+  const {
+    rowsRead,
+    valid,
+    invalid,
+    sent,
+    rejected,
+    duplicates,
+    alreadySent,
+    changed,
+    retried,
+    failed,
+    pending,
+  } = summary;
+  return {
+    rowsRead,
+    valid,
+    invalid,
+    sent,
+    rejected,
+    duplicates,
+    alreadySent,
+    changed,
+    retried,
+    failed,
+    pending,
+  };
 }

@@ -12,7 +12,9 @@ export async function presetsCommand(
   const { io } = context;
   if (name === undefined) {
     if (options.json) {
-      io.stdout.write(`${JSON.stringify(presets.map((p) => ({ name: p.name, title: p.title, format: p.format })))}\n`);
+      io.stdout.write(
+        `${JSON.stringify(presets.map((p) => ({ name: p.name, title: p.title, format: p.format })))}\n`,
+      );
       return ExitCode.ok;
     }
     const width = Math.max(...presets.map((p) => p.name.length));
@@ -21,7 +23,9 @@ export async function presetsCommand(
   }
   const preset = findPreset(name);
   if (!preset) {
-    throw new UsageError(`unknown preset "${name}"`, { hint: `known presets: ${presets.map((p) => p.name).join(', ')}` });
+    throw new UsageError(`unknown preset "${name}"`, {
+      hint: `known presets: ${presets.map((p) => p.name).join(', ')}`,
+    });
   }
   if (options.json) {
     io.stdout.write(`${JSON.stringify(preset)}\n`);

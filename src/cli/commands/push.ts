@@ -129,7 +129,12 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       let pushRejects = rejects;
       if (settings.maxInvalid) {
         // Validate first, then send: a broken export or mapping must not half-import.
-        const pass = await runPipeline(settings, checkOnly, { ...base, rejects }, { onWarning: progress.hooks.onWarning });
+        const pass = await runPipeline(
+          settings,
+          checkOnly,
+          { ...base, rejects },
+          { onWarning: progress.hooks.onWarning },
+        );
         const exceeded = budgetExceeded(settings, pass);
         if (exceeded) {
           summary = { ...pass, check: false, totals: {}, aborted: exceeded };

@@ -1,0 +1,73 @@
+// How the deliverer reports the fate of records: counters plus the caller's hooks, each item exactly
+// once. A hook that throws (a failed ledger write) is handed to `onHookError`, which stops the run.
+import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
+
+/** One record, serialized once when pushed. */
+export interface Part<T> {
+  item: T;
+  json: string;
+  bytes: number;
+}
+
+/** One distinct body to deliver. */
+export interface Job<T> {
+  parts: Part<T>[];
+  /** A half of a body that got 413: its success sets the batch size for the rest of the run. */
+  fromTooLarge: boolean;
+}
+
+export const emptyStats = (): DeliveryStats => ({
+  batches: 0,
+  requests: 0,
+  retries: 0,
+  splits: 0,
+  delivered: 0,
+  rejected: 0,
+  failed: 0,
+  abandoned: 0,
+});
+
+export type Outcomes<T> = ReturnType<typeof createOutcomes<T>>;
+
+export function createOutcomes<T>(
+  hooks: DeliveryHooks<T>,
+  stats: DeliveryStats,
+  apiKey: string,
+  onHookError: (error: Error) => void,
+) {
+  const itemsOf = (parts: Part<T>[]): T[] => parts.map((part) => part.item);
+  // A server may echo what it was sent; its words end up in rejects files and logs.
+  const redact = (text: string) => (apiKey ? text.split(apiKey).join('***') : text);
+
+  function call(hook: () => void): void {
+    try {
+      hook();
+    } catch (error) {
+      onHookError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  return {
+    call,
+    announce(parts: Part<T>[], key: string): void {
+      call(() => hooks.beforeSend?.(itemsOf(parts), key));
+    },
+    delivered(parts: Part<T>[], status: number, key: string): void {
+      stats.delivered += parts.length;
+      call(() => hooks.onDelivered?.(itemsOf(parts), { status, idempotencyKey: key }));
+    },
+    rejected(parts: Part<T>[], status: number, message: string): void {
+      stats.rejected += parts.length;
+      call(() => hooks.onRejected?.(itemsOf(parts), { status, message: redact(message) }));
+    },
+    failed(parts: Part<T>[], reason: string): void {
+      stats.failed += parts.length;
+      call(() => hooks.onFailed?.(itemsOf(parts), { reason }));
+    },
+    abandoned(parts: Part<T>[]): void {
+      if (parts.length === 0) return;
+      stats.abandoned += parts.length;
+      call(() => hooks.onAbandoned?.(itemsOf(parts)));
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// The life of one body: wait for its turn, send it, and act on the answer: deliver, reject, split,
+// stop the run, or retry the same bytes (same Idempotency-Key) within the retry and time budgets.
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import { AuthError } from '../errors.js';
+import { type BackoffOptions, backoffDelay } from './backoff.js';
+import { classify, serverMessage } from './classify.js';
+import { type PostResponse, postBatch, TransportError } from './client.js';
+import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
+import { idempotencyKey } from './idempotency.js';
+import type { Job, Outcomes, Part } from './outcomes.js';
+import type { Pacing } from './pacing.js';
+
+const timeoutCodes = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** What sendBody shares with the deliverer that owns the queue. */
+export interface BodyContext<T> {
+  request: { url: URL; apiKey: string; userAgent: string; timeoutMs: number };
+  retries: number;
+  backoff: BackoffOptions;
+  maxRetryAfterMs: number;
+  maxRetryTimeMs: number;
+  now: () => number;
+  random: () => number;
+  dispatcher: Dispatcher;
+  pacing: Pacing;
+  stats: DeliveryStats;
+  hooks: DeliveryHooks<T>;
+  outcomes: Outcomes<T>;
+  /** Run-wide: the first transient failure starts the retry time budget. */
+  budget: { firstFailureAt: number | undefined };
+  /** Cancels in-flight requests (end of the abort grace period). */
+  cancel: AbortSignal;
+  /** Sleep that ends early when the run stops. */
+  pause(ms: number): Promise<void>;
+  /** True once nothing more may be sent (abort, stop, or budget spent). */
+  halted(): boolean;
+  /** Settle parts that will not be sent: abandoned, or failed when the budget is spent. */
+  settleUnsent(parts: Part<T>[]): void;
+  stop(error: Error): void;
+  spendBudget(): void;
+  split(job: Job<T>, fromTooLarge: boolean): void;
+  /** A 413 half got through: later batches use at most this many records. */
+  shrinkBatch(size: number): void;
+}
+
+export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise<void> {
+  const { parts } = job;
+  const { outcomes, pacing, stats, hooks } = context;
+  const body = `[${parts.map((part) => part.json).join(',')}]`;
+  const key = idempotencyKey(body);
+  for (let attempt = 1; ; attempt += 1) {
+    for (
+      let wait = pacing.delayBeforeStart();
+      wait > 0 && !context.halted();
+      wait = pacing.delayBeforeStart()
+    ) {
+      await context.pause(wait);
+    }
+    if (context.halted()) return context.settleUnsent(parts);
+    if (attempt === 1) {
+      outcomes.announce(parts, key);
+      if (context.halted()) return context.settleUnsent(parts);
+    }
+
+    let response: PostResponse | undefined;
+    let reason: string;
+    let throttle = false;
+    let afterMs: number | undefined;
+    stats.requests += 1;
+    const started = performance.now();
+    try {
+      response = await postBatch(context.dispatcher, {
+        ...context.request,
+        body,
+        idempotencyKey: key,
+        signal: context.cancel,
+      });
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      const info = {
+        error: error.code,
+        durationMs: performance.now() - started,
+        records: parts.length,
+        attempt,
+      };
+      outcomes.call(() => hooks.onRequest?.(info));
+      reason = error.code;
+      throttle = timeoutCodes.has(error.code);
+    }
+    if (response) {
+      const { status, durationMs, text } = response;
+      outcomes.call(() => hooks.onRequest?.({ status, durationMs, records: parts.length, attempt }));
+      const outcome = classify(status, response.headers, context.now());
+      if (outcome.kind !== 'retry' && outcome.kind !== 'auth') pacing.answered();
+      switch (outcome.kind) {
+        case 'delivered':
+          pacing.succeeded();
+          if (job.fromTooLarge) context.shrinkBatch(parts.length);
+          return outcomes.delivered(parts, status, key);
+        case 'auth':
+          context.stop(
+            new AuthError(`the server refused the API key (HTTP ${status}); nothing more was sent`, {
+              hint: 'check the key (REVIMPORT_API_KEY or apiKeyFile) and that it may import revenues',
+            }),
+          );
+          return outcomes.abandoned(parts);
+        case 'split-rejected':
+          // A single record is never split: it is the bad one (explicit base case).
+          if (parts.length === 1) return outcomes.rejected(parts, status, serverMessage(status, text));
+          return context.split(job, false);
+        case 'too-large':
+          if (parts.length > 1) return context.split(job, true);
+          return outcomes.rejected(parts, status, `record too large for the server (HTTP ${status})`);
+        case 'rejected': {
+          const redirect = status >= 300 && status < 400;
+          return outcomes.rejected(parts, status, redirect ? outcome.message : serverMessage(status, text));
+        }
+        case 'retry':
+          reason = `HTTP ${status}`;
+          throttle = outcome.throttle;
+          afterMs = outcome.afterMs;
+      }
+    }
+
+    if (context.halted()) return context.settleUnsent(parts);
+    if (throttle) pacing.throttled();
+    if (attempt > context.retries)
+      return outcomes.failed(parts, `gave up after ${attempt} attempts: ${reason!}`);
+    let wait = backoffDelay(attempt, context.backoff, context.random);
+    const now = context.now();
+    if (afterMs !== undefined) {
+      const capped = Math.min(afterMs, context.maxRetryAfterMs);
+      wait = Math.max(wait, capped);
+      pacing.pauseUntil(now + capped);
+    }
+    context.budget.firstFailureAt ??= now;
+    if (now + wait > context.budget.firstFailureAt + context.maxRetryTimeMs) {
+      // Waiting would outlive the budget: give up on this body and everything after it (exit 4, resume later).
+      context.spendBudget();
+      return context.settleUnsent(parts);
+    }
+    stats.retries += 1;
+    outcomes.call(() => hooks.onRetry?.({ attempt, delayMs: wait, reason }));
+    await context.pause(wait);
+  }
+}

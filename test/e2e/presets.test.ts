@@ -1,0 +1,69 @@
+// Every preset's fixture, pushed for real to the receiver, must deliver exactly the records in its
+// expected.json (computed by hand from the platform's rules) and reject exactly the rows listed there.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
+
+interface Expected {
+  records: Record<string, unknown>[];
+  invalid: { line: number; column: string; reason: string }[];
+}
+
+const presetsDir = path.join(root, 'fixtures/presets');
+const cases = readdirSync(presetsDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => {
+    const dir = path.join(presetsDir, d.name);
+    const input = readdirSync(dir).find((f) => f !== 'expected.json' && f !== 'revimport.config.json')!;
+    return { preset: d.name, dir, input: path.join(dir, input) };
+  });
+
+const key = 'preset-test-key';
+let receiver: Receiver;
+let work: string;
+beforeAll(async () => {
+  receiver = await startReceiver({ apiKey: key });
+  work = tempDir();
+});
+afterAll(async () => {
+  await receiver.close();
+});
+
+function issuesOf(summary: {
+  errors: { reason: string; examples: { line: number; column: string }[]; count: number }[];
+}) {
+  return summary.errors
+    .flatMap((g) => g.examples.map((e) => ({ line: e.line, column: e.column, reason: g.reason })))
+    .sort((a, b) => a.line - b.line);
+}
+
+describe.each(cases)('preset $preset', ({ preset, dir, input }) => {
+  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
+
+  it('delivers exactly the expected records and rejects exactly the expected rows', async () => {
+    const before = receiver.accepted.length;
+    const result = await runCli(
+      ['push', input, '-c', path.join(dir, 'revimport.config.json'), '--base-url', receiver.url, '--json'],
+      { env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, `${preset}.db`) } },
+    );
+    const summary = JSON.parse(result.stdout);
+    expect(issuesOf(summary)).toEqual([...expected.invalid].sort((a, b) => a.line - b.line));
+    expect(receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
+    expect(summary.sent).toBe(expected.records.length);
+    expect(result.code).toBe(expected.invalid.length > 0 ? 1 : 0);
+  });
+
+  it('is detected from the header when the config names no preset', async () => {
+    const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
+    const { preset: _named, ...mapping } = config.mapping;
+    const unnamed = path.join(work, `${preset}-detect.json`);
+    // Only the fields the preset cannot know (e.g. serviceId) are left: they override the detected preset.
+    writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
+    const result = await runCli(['push', input, '-c', unnamed, '--check', '--json']);
+    const summary = JSON.parse(result.stdout);
+    expect(Object.values(summary.presets)).toEqual([preset]);
+    expect(summary.valid).toBe(expected.records.length);
+  });
+});

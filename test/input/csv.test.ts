@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isNonDataRow, parseParameters } from '../../src/input/csv.js';
+
+describe('isNonDataRow', () => {
+  it.each([
+    [['', ' ', '\t'], true],
+    [[], true],
+    [['Total: Account', '--', '1,249.00'], true],
+    [['Total: Filtered campaigns', '', '12'], true],
+    [['Total', '', '12'], true],
+    [['', ' total - Search', '3'], true],
+    [['--', '--', ''], true],
+    [['', '--', ' -- '], true],
+    [['--', '5'], false],
+    [['-5', '--'], false],
+    [['Total Wine & More', '12.50'], false],
+    [['Totals', '1'], false],
+    [['Tokyo', '1'], false],
+    [['abc', 'Total'], false],
+  ])('%j → %s', (cells, expected) => {
+    expect(isNonDataRow(cells)).toBe(expected);
+  });
+});
+
+describe('parseParameters', () => {
+  it.each([
+    ['Parameters:TimeZone=America/Chicago', { TimeZone: 'America/Chicago' }],
+    ['Parameters:TimeZone=-0500;', { TimeZone: '-0500' }],
+    ['parameters: TimeZone = +0100 ; LoyaltyRate=0.5;TransactionUploadRate=1;', {
+      TimeZone: '+0100',
+      LoyaltyRate: '0.5',
+      TransactionUploadRate: '1',
+    }],
+    ['Parameters:Attribution Model = Linear', { 'Attribution Model': 'Linear' }],
+    ['Parameters:', {}],
+    ['Parameters:junk;=x;k=', { k: '' }],
+  ])('%s', (text, expected) => {
+    expect(parseParameters(text)).toEqual(expected);
+  });
+});
