@@ -202,7 +202,8 @@ export class CsvTokenizer {
   private endRecord(buf: Buffer, end: number): void {
     if (this.problem !== undefined || this.oversized) {
       const raw = this.rawOf(buf, end);
-      if (this.problem !== undefined) this.sink.onMalformed(this.recordLine, 'malformed CSV', this.problem, raw);
+      if (this.problem !== undefined)
+        this.sink.onMalformed(this.recordLine, 'malformed CSV', this.problem, raw);
       else {
         this.sink.onMalformed(
           this.recordLine,

@@ -77,7 +77,8 @@ class CsvRowCollector implements CsvTokenSink {
         }
       }
     }
-    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS) throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
+    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS)
+      throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
   }
 
   onMalformed(line: number, reason: string, message: string, raw: string): void {
@@ -86,7 +87,8 @@ class CsvRowCollector implements CsvTokenSink {
       return;
     }
     this.rowsBeforeHeader++;
-    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS) throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
+    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS)
+      throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
   }
 
   finish(): void {

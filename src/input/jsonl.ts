@@ -101,7 +101,11 @@ export class JsonLineSplitter {
       this.tooLong = false;
       const raw = rawText(this.rawHead ?? Buffer.alloc(0));
       this.rawHead = undefined;
-      this.malformed('line too long', `the line is longer than ${this.maxLineBytes} bytes (maxFieldBytes)`, raw);
+      this.malformed(
+        'line too long',
+        `the line is longer than ${this.maxLineBytes} bytes (maxFieldBytes)`,
+        raw,
+      );
       return;
     }
     let length = bytes.length;
@@ -124,7 +128,12 @@ export class JsonLineSplitter {
       this.malformed('malformed JSON', `expected a JSON object on the line, got ${got}`, rawText(bytes));
       return;
     }
-    this.rows.push({ kind: 'json', source: this.source, line: this.line, value: value as Record<string, unknown> });
+    this.rows.push({
+      kind: 'json',
+      source: this.source,
+      line: this.line,
+      value: value as Record<string, unknown>,
+    });
   }
 
   /** A `.json` array or a pretty-printed object would give one useless error per line. */
@@ -135,9 +144,12 @@ export class JsonLineSplitter {
       throw new ConfigError(`${this.source.file}: is a JSON array; revimport reads JSON lines`, { hint });
     }
     if (first === '{') {
-      throw new ConfigError(`${this.source.file}: looks like pretty-printed JSON; revimport reads JSON lines`, {
-        hint: "write one object per line (jq -c '.' in.json > out.jsonl)",
-      });
+      throw new ConfigError(
+        `${this.source.file}: looks like pretty-printed JSON; revimport reads JSON lines`,
+        {
+          hint: "write one object per line (jq -c '.' in.json > out.jsonl)",
+        },
+      );
     }
   }
 

@@ -40,9 +40,14 @@ export interface ReadOptions {
  * when the whole file is unusable: unreadable, corrupt gzip, no header, a JSON document instead of
  * JSON lines, or bad options. Everything else is a row, malformed ones included.
  */
-export async function* readRows(file: string, options: ReadOptions = {}): AsyncGenerator<SourceRow, void, undefined> {
-  const givenEncoding = options.encoding === undefined ? undefined : normalizeEncoding(options.encoding, file);
-  const givenDelimiter = options.delimiter === undefined ? undefined : parseDelimiter(options.delimiter, file);
+export async function* readRows(
+  file: string,
+  options: ReadOptions = {},
+): AsyncGenerator<SourceRow, void, undefined> {
+  const givenEncoding =
+    options.encoding === undefined ? undefined : normalizeEncoding(options.encoding, file);
+  const givenDelimiter =
+    options.delimiter === undefined ? undefined : parseDelimiter(options.delimiter, file);
   const maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
   if (!Number.isInteger(maxFieldBytes) || maxFieldBytes < 1) {
     throw new ConfigError(`${file}: maxFieldBytes must be a positive integer, got ${maxFieldBytes}`);

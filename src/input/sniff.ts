@@ -39,7 +39,13 @@ export function parseDelimiter(value: string, file: string): string {
   const named: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
   const delimiter = named[value.toLowerCase()] ?? value;
   const code = delimiter.charCodeAt(0);
-  if (delimiter.length !== 1 || code > 0x7e || delimiter === '"' || delimiter === '\r' || delimiter === '\n') {
+  if (
+    delimiter.length !== 1 ||
+    code > 0x7e ||
+    delimiter === '"' ||
+    delimiter === '\r' ||
+    delimiter === '\n'
+  ) {
     throw new ConfigError(
       `${file}: unusable delimiter ${JSON.stringify(value)} (use one ASCII character such as , ; | or the word tab)`,
     );

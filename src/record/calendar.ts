@@ -19,7 +19,9 @@ export function civilFromDays(days: number): number {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -46,5 +48,11 @@ export function wallMs(
   second: number,
   millisecond: number,
 ): number {
-  return daysFromCivil(year, month, day) * MS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond;
+  return (
+    daysFromCivil(year, month, day) * MS_PER_DAY +
+    hour * 3_600_000 +
+    minute * 60_000 +
+    second * 1000 +
+    millisecond
+  );
 }

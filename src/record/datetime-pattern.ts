@@ -24,7 +24,17 @@ monthNames.forEach((name, index) => {
 });
 monthByName.set('sept', 9);
 
-type GroupKind = 'year' | 'year2' | 'month' | 'monthName' | 'day' | 'hour' | 'minute' | 'second' | 'fraction' | 'ampm';
+type GroupKind =
+  | 'year'
+  | 'year2'
+  | 'month'
+  | 'monthName'
+  | 'day'
+  | 'hour'
+  | 'minute'
+  | 'second'
+  | 'fraction'
+  | 'ampm';
 
 interface Token {
   /** Letter run (`yyyy`) or '' for literal text. */
@@ -33,7 +43,7 @@ interface Token {
 }
 
 // Offset and zone tokens at the end of a pattern are what the optional tail already reads.
-const trailingZoneToken = /^(Z{1,5}|X{1,5}|x{1,5}|z{1,4}|ZZZZ)$/;
+const trailingZoneToken = /^(Z{1,5}|X{1,5}|x{1,5}|z{1,4})$/;
 
 // An offset (`Z`, `+05`, `+0530`, `+05:30`, maybe after UTC/GMT) with at most one space before it, or a
 // space and a zone name; validated again by scanOffset / canonicalZone.
@@ -82,7 +92,13 @@ function escapeLiteral(text: string): string {
 const numericLetters = new Set(['y', 'M', 'd', 'H', 'h', 'm', 's', 'S']);
 
 function isNumericToken(token: Token | undefined): boolean {
-  return token !== undefined && token.letters !== '' && numericLetters.has(token.letters[0]!) && token.letters !== 'MMM' && token.letters !== 'MMMM';
+  return (
+    token !== undefined &&
+    token.letters !== '' &&
+    numericLetters.has(token.letters[0]!) &&
+    token.letters !== 'MMM' &&
+    token.letters !== 'MMMM'
+  );
 }
 
 /** Regex source for one token; `packed` when a neighbour is also numeric (`yyyyMMdd`): widths must be exact. */
@@ -151,9 +167,11 @@ export function compilePattern(format: string): FormatMatcher {
   let source = '^';
   tokens.forEach((token, index) => {
     if (token.letters !== '') {
-      const packed = isNumericToken(token) && (isNumericToken(tokens[index - 1]) || isNumericToken(tokens[index + 1]));
+      const packed =
+        isNumericToken(token) && (isNumericToken(tokens[index - 1]) || isNumericToken(tokens[index + 1]));
       source += tokenSource(token.letters, packed, kinds, format);
     } else if (token.literal.trim() === '') {
+      if (tokens[index - 1]?.literal.trim() === '' && tokens[index - 1]?.letters === '') return;
       // "Aug 14,2012" for `MMM d, yyyy`: space after a comma is optional, any other space is 1+.
       const afterComma = tokens[index - 1]?.literal.endsWith(',') === true;
       source += afterComma ? '\\s*' : '\\s+';
@@ -162,7 +180,10 @@ export function compilePattern(format: string): FormatMatcher {
     }
   });
   for (const needed of ['year', 'month', 'day'] as const) {
-    const has = kinds.includes(needed) || (needed === 'year' && kinds.includes('year2')) || (needed === 'month' && kinds.includes('monthName'));
+    const has =
+      kinds.includes(needed) ||
+      (needed === 'year' && kinds.includes('year2')) ||
+      (needed === 'month' && kinds.includes('monthName'));
     if (!has) throw new Error(`datetime format "${format}" has no ${needed} (use yyyy, MM or MMM, dd)`);
   }
   const regex = new RegExp(`${source}${tailSource}$`, 'i');
@@ -174,7 +195,12 @@ export function compilePattern(format: string): FormatMatcher {
   };
 }
 
-function fillFields(match: RegExpExecArray, kinds: readonly GroupKind[], hasAmPm: boolean, out: ParsedFields): boolean {
+function fillFields(
+  match: RegExpExecArray,
+  kinds: readonly GroupKind[],
+  hasAmPm: boolean,
+  out: ParsedFields,
+): boolean {
   out.hour = 0;
   out.minute = 0;
   out.second = 0;

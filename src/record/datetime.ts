@@ -126,7 +126,10 @@ export function createDatetimeParser(formats: readonly string[] = defaultDatetim
           `${quote(raw)} ends with ${quote(unknownZone)}, which is not a known IANA time zone (like America/New_York).`,
         );
       }
-      return failure('invalid datetime', `${quote(raw)} does not match any accepted datetime format (tried ${tried}).`);
+      return failure(
+        'invalid datetime',
+        `${quote(raw)} does not match any accepted datetime format (tried ${tried}).`,
+      );
     }
     return resolve(raw, zone, fields);
   };

@@ -1,5 +1,6 @@
 // Turns one mapped row into a valid wire record or the list of what is wrong with it. Pure: the caller
 // passes the bound mapping, the run's defaults and the set of conversionIds already seen.
+import { ConfigError } from '../errors.js';
 import type { SourceRow } from '../input/types.js';
 import type { BoundField, BoundMapping } from '../mapping/compile-mapping.js';
 import { type Issue, maskEmail } from '../report/rejection.js';
@@ -33,7 +34,15 @@ const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
 export function createValidator(bound: BoundMapping, options: ValidateOptions): Validator {
   const f = bound.fields;
-  const parseTime: DatetimeParser = createDatetimeParser(toList(f.conversionDatetime.spec.format));
+  let parseTime: DatetimeParser;
+  try {
+    parseTime = createDatetimeParser(toList(f.conversionDatetime.spec.format));
+  } catch (error) {
+    throw new ConfigError(
+      `mapping.fields.conversionDatetime.format: ${error instanceof Error ? error.message : String(error)}`,
+      { hint: 'tokens: yyyy MM M MMM dd d HH H hh h mm ss SSS a, text in single quotes, or iso / epoch' },
+    );
+  }
   const valueDecimal = f.conversionValue.spec.decimal;
   const valueScale = f.conversionValue.spec.scale;
   const fileZone = resolveFileZone(bound.fileZone);

@@ -110,7 +110,14 @@ function sampleOffset(format: Intl.DateTimeFormat, second: number): number {
 }
 
 /** Adds the transitions in (a, b] where the offset goes from `oa` to `ob`, in time order. */
-function refine(format: Intl.DateTimeFormat, a: number, oa: number, b: number, ob: number, out: Transitions): void {
+function refine(
+  format: Intl.DateTimeFormat,
+  a: number,
+  oa: number,
+  b: number,
+  ob: number,
+  out: Transitions,
+): void {
   if (b - a <= 1000) {
     out.starts.push(b);
     out.offsets.push(ob);

@@ -15,7 +15,9 @@ describe('CsvTokenizer', () => {
   });
 
   it('gives each record the physical line where it starts (multi-line cells and blank lines counted)', () => {
-    const csv = ['h1,h2', 'a,"line 1', 'line 2', 'line 3"', 'b,after', '', 'c,"x\r\ny"', 'd,last'].join('\r\n');
+    const csv = ['h1,h2', 'a,"line 1', 'line 2', 'line 3"', 'b,after', '', 'c,"x\r\ny"', 'd,last'].join(
+      '\r\n',
+    );
     expect(tokenize(b(csv))).toEqual([
       { cells: ['h1', 'h2'], line: 1 },
       { cells: ['a', 'line 1\r\nline 2\r\nline 3'], line: 2 },
@@ -57,7 +59,9 @@ describe('CsvTokenizer', () => {
 
   it.each([',', ';', '\t', '|'])('uses the delimiter %j', (delimiter) => {
     const csv = ['a', 'b', '"c', 'd"'].join(delimiter);
-    expect(tokenize(b(`${csv}\n`), { delimiter })).toEqual([{ cells: ['a', 'b', `c${delimiter}d`], line: 1 }]);
+    expect(tokenize(b(`${csv}\n`), { delimiter })).toEqual([
+      { cells: ['a', 'b', `c${delimiter}d`], line: 1 },
+    ]);
   });
 
   it('keeps a stray quote inside an unquoted field literally (lenient, like relax_quotes)', () => {
@@ -72,7 +76,8 @@ describe('CsvTokenizer', () => {
       {
         line: 3,
         reason: 'malformed CSV',
-        message: 'unexpected "c" after the closing quote of column 2 (a quote inside a quoted field must be doubled: "")',
+        message:
+          'unexpected "c" after the closing quote of column 2 (a quote inside a quoted field must be doubled: "")',
         raw: '2,"ab"c,d',
       },
       { cells: ['3', 'fine'], line: 4 },
@@ -93,21 +98,24 @@ describe('CsvTokenizer', () => {
     ]);
   });
 
-  it.each([1, 3, 64])('turns a row over maxRecordBytes into "field too large" and recovers (chunks of %i)', (chunkSize) => {
-    const big = 'x'.repeat(300);
-    const csv = `h,v\n1,a\n2,"${big}\n${big}"\n3,b\n`;
-    const tokens = tokenize(b(csv), { maxRecordBytes: 40, chunkSize });
-    expect(tokens.map((t) => ('cells' in t ? t.cells : t.reason))).toEqual([
-      ['h', 'v'],
-      ['1', 'a'],
-      'field too large',
-      ['3', 'b'],
-    ]);
-    const bad = tokens[2]!;
-    expect(bad.line).toBe(3);
-    expect('raw' in bad && bad.raw).toBe(`2,"${'x'.repeat(197)}`);
-    expect(tokens[3]!.line).toBe(5);
-  });
+  it.each([1, 3, 64])(
+    'turns a row over maxRecordBytes into "field too large" and recovers (chunks of %i)',
+    (chunkSize) => {
+      const big = 'x'.repeat(300);
+      const csv = `h,v\n1,a\n2,"${big}\n${big}"\n3,b\n`;
+      const tokens = tokenize(b(csv), { maxRecordBytes: 40, chunkSize });
+      expect(tokens.map((t) => ('cells' in t ? t.cells : t.reason))).toEqual([
+        ['h', 'v'],
+        ['1', 'a'],
+        'field too large',
+        ['3', 'b'],
+      ]);
+      const bad = tokens[2]!;
+      expect(bad.line).toBe(3);
+      expect('raw' in bad && bad.raw).toBe(`2,"${'x'.repeat(197)}`);
+      expect(tokens[3]!.line).toBe(5);
+    },
+  );
 
   it('decodes a multi-byte character split across chunks', () => {
     const bytes = b('€,😀\n');

@@ -26,11 +26,14 @@ describe('parseParameters', () => {
   it.each([
     ['Parameters:TimeZone=America/Chicago', { TimeZone: 'America/Chicago' }],
     ['Parameters:TimeZone=-0500;', { TimeZone: '-0500' }],
-    ['parameters: TimeZone = +0100 ; LoyaltyRate=0.5;TransactionUploadRate=1;', {
-      TimeZone: '+0100',
-      LoyaltyRate: '0.5',
-      TransactionUploadRate: '1',
-    }],
+    [
+      'parameters: TimeZone = +0100 ; LoyaltyRate=0.5;TransactionUploadRate=1;',
+      {
+        TimeZone: '+0100',
+        LoyaltyRate: '0.5',
+        TransactionUploadRate: '1',
+      },
+    ],
     ['Parameters:Attribution Model = Linear', { 'Attribution Model': 'Linear' }],
     ['Parameters:', {}],
     ['Parameters:junk;=x;k=', { k: '' }],

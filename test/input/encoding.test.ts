@@ -19,7 +19,12 @@ describe('detectEncoding', () => {
     ['UTF-16BE without BOM', Buffer.from('Campaign\tCost\n', 'utf16le').swap16(), 'utf-16be', false],
     ['plain ASCII', Buffer.from('a,b\n1,2\n'), 'utf-8', false],
     ['UTF-8 umlauts', Buffer.from('Währung,€\n'), 'utf-8', false],
-    ['windows-1252 bytes', Buffer.from([0x57, 0xe4, 0x68, 0x72, 0x75, 0x6e, 0x67, 0x2c, 0x80]), 'windows-1252', true],
+    [
+      'windows-1252 bytes',
+      Buffer.from([0x57, 0xe4, 0x68, 0x72, 0x75, 0x6e, 0x67, 0x2c, 0x80]),
+      'windows-1252',
+      true,
+    ],
   ])('%s', (_name, head, encoding, guessed) => {
     expect(detectEncoding(head, true)).toEqual({ encoding, guessed });
   });
@@ -43,19 +48,27 @@ describe('normalizeEncoding', () => {
   });
 
   it('rejects an unknown encoding with a ConfigError naming the file', () => {
-    expect(() => normalizeEncoding('ebcdic', 'f.csv')).toThrow(new ConfigError('f.csv: unsupported encoding "ebcdic" (use utf-8, utf-16le, utf-16be, windows-1252 or latin1)'));
+    expect(() => normalizeEncoding('ebcdic', 'f.csv')).toThrow(
+      new ConfigError(
+        'f.csv: unsupported encoding "ebcdic" (use utf-8, utf-16le, utf-16be, windows-1252 or latin1)',
+      ),
+    );
   });
 });
 
 describe('toUtf8', () => {
   it('decodes windows-1252 including the 0x80-0x9F range (not as Latin-1 control characters)', async () => {
-    const bytes = Buffer.from([0x57, 0xe4, 0x68, 0x72, 0x75, 0x6e, 0x67, 0x3b, 0x80, 0x3b, 0xe9, 0x3b, 0x84, 0x93, 0x94, 0x3b, 0xdf]);
+    const bytes = Buffer.from([
+      0x57, 0xe4, 0x68, 0x72, 0x75, 0x6e, 0x67, 0x3b, 0x80, 0x3b, 0xe9, 0x3b, 0x84, 0x93, 0x94, 0x3b, 0xdf,
+    ]);
     expect(await decodeAll(bytes, 'windows-1252', 3)).toBe('Währung;€;é;„“”;ß');
   });
 
   it('decodes every windows-1252 byte like the WHATWG table for a sample of the special range', () => {
     const decoder = new Windows1252Decoder();
-    expect(decoder.decode(Uint8Array.of(0x80, 0x82, 0x83, 0x92, 0x9f, 0x81, 0xa0, 0xff))).toBe('€‚ƒ’Ÿ\u0081\u00a0ÿ');
+    expect(decoder.decode(Uint8Array.of(0x80, 0x82, 0x83, 0x92, 0x9f, 0x81, 0xa0, 0xff))).toBe(
+      '€‚ƒ’Ÿ\u0081\u00a0ÿ',
+    );
   });
 
   it.each([1, 2, 3, 5])('keeps a UTF-16LE surrogate pair whole across chunks of %i bytes', async (size) => {

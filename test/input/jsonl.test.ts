@@ -14,7 +14,10 @@ describe('readRows on JSON lines', () => {
       {
         kind: 'json',
         line: 1,
-        value: { event_name: 'Purchase', custom_data: { value: 142.5, currency: 'EUR', contents: [{ id: 'SKU-1' }] } },
+        value: {
+          event_name: 'Purchase',
+          custom_data: { value: 142.5, currency: 'EUR', contents: [{ id: 'SKU-1' }] },
+        },
       },
       { kind: 'json', line: 4, value: { order_id: 7 } },
     ]);
@@ -35,7 +38,10 @@ describe('readRows on JSON lines', () => {
     const [, invalid, array, number] = rows;
     expect(invalid).toMatchObject({ reason: 'malformed JSON' });
     expect(invalid?.kind === 'malformed' && invalid.message).toMatch(/^invalid JSON: /);
-    expect(array).toMatchObject({ reason: 'malformed JSON', message: 'expected a JSON object on the line, got an array' });
+    expect(array).toMatchObject({
+      reason: 'malformed JSON',
+      message: 'expected a JSON object on the line, got an array',
+    });
     expect(number).toMatchObject({ message: 'expected a JSON object on the line, got a number' });
   });
 
@@ -62,7 +68,9 @@ describe('readRows on JSON lines', () => {
   });
 
   it('reads a UTF-16LE JSON lines file', async () => {
-    const rows = await collect(readRows(tempFile('u16.jsonl', Buffer.from('\ufeff{"name":"Été 😀"}\r\n', 'utf16le'))));
+    const rows = await collect(
+      readRows(tempFile('u16.jsonl', Buffer.from('\ufeff{"name":"Été 😀"}\r\n', 'utf16le'))),
+    );
     expect(strip(rows)).toEqual([{ kind: 'json', line: 1, value: { name: 'Été 😀' } }]);
   });
 

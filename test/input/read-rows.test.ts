@@ -4,7 +4,8 @@ import { readRows } from '../../src/input/read-rows.js';
 import type { CsvRow } from '../../src/input/types.js';
 import { collect, strip, tempFile } from './helpers.js';
 
-const googleHeader = (cells: string[]) => cells.includes('Google Click ID') || cells.includes('Microsoft Click ID');
+const googleHeader = (cells: string[]) =>
+  cells.includes('Google Click ID') || cells.includes('Microsoft Click ID');
 
 describe('readRows on CSV', () => {
   it('finds the header below a Google template preamble and reads the IANA Parameters row', async () => {
@@ -35,7 +36,13 @@ describe('readRows on CSV', () => {
       encoding: 'utf-8',
       delimiter: ',',
       parameters: { TimeZone: 'America/Los_Angeles' },
-      header: ['Google Click ID', 'Conversion Name', 'Conversion Time', 'Conversion Value', 'Conversion Currency'],
+      header: [
+        'Google Click ID',
+        'Conversion Name',
+        'Conversion Time',
+        'Conversion Value',
+        'Conversion Currency',
+      ],
       headerLine: 7,
     });
     expect(rows[1]!.source).toBe(rows[0]!.source);
@@ -47,7 +54,9 @@ describe('readRows on CSV', () => {
       '\ufeff### INSTRUCTIONS ###,,,,\n"# change the TimeZone value (GMT offset) in the ""parameters"" row",,,,\n,,,,\n### TEMPLATE ###,,,,\nParameters:TimeZone=-0500;,,,,\nMicrosoft Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency\nmc1,Sale,4/1/2020 6:50:54 PM,10,USD\n',
     );
     const rows = await collect(readRows(file, { isHeader: googleHeader }));
-    expect(strip(rows)).toEqual([{ kind: 'csv', line: 7, cells: ['mc1', 'Sale', '4/1/2020 6:50:54 PM', '10', 'USD'] }]);
+    expect(strip(rows)).toEqual([
+      { kind: 'csv', line: 7, cells: ['mc1', 'Sale', '4/1/2020 6:50:54 PM', '10', 'USD'] },
+    ]);
     expect(rows[0]!.source.parameters).toEqual({ TimeZone: '-0500' });
     expect(rows[0]!.source.headerLine).toBe(6);
   });
@@ -102,9 +111,15 @@ describe('readRows on CSV', () => {
     const warnings: string[] = [];
     const file = tempFile('euro.csv', bytes);
     const rows = await collect(readRows(file, { onWarning: (message) => warnings.push(message) }));
-    expect(rows[0]!.source).toMatchObject({ encoding: 'windows-1252', delimiter: ';', header: ['Betrag', 'Währung', 'Notiz'] });
+    expect(rows[0]!.source).toMatchObject({
+      encoding: 'windows-1252',
+      delimiter: ';',
+      header: ['Betrag', 'Währung', 'Notiz'],
+    });
     expect(strip(rows)).toEqual([{ kind: 'csv', line: 2, cells: ['12,50', '€', 'café'] }]);
-    expect(warnings).toEqual([`${file}: not valid UTF-8, read as windows-1252 (set the encoding to override)`]);
+    expect(warnings).toEqual([
+      `${file}: not valid UTF-8, read as windows-1252 (set the encoding to override)`,
+    ]);
   });
 
   it('uses the given encoding instead of detecting one', async () => {
@@ -137,7 +152,8 @@ describe('readRows on CSV', () => {
         kind: 'malformed',
         line: 3,
         reason: 'malformed CSV',
-        message: 'unexpected "x" after the closing quote of column 2 (a quote inside a quoted field must be doubled: "")',
+        message:
+          'unexpected "x" after the closing quote of column 2 (a quote inside a quoted field must be doubled: "")',
         raw: '2,"bad"x',
       },
       { kind: 'csv', line: 4, cells: ['3', 'fine'] },

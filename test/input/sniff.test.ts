@@ -28,8 +28,16 @@ describe('detectFormat', () => {
 describe('sniffDelimiter', () => {
   it.each([
     ['comma', 'a,b,c\n1,2,3\n', ','],
-    ['semicolon with decimal commas', 'Datum;Betrag;Währung\n01.03.2024;1,50;EUR\n02.03.2024;12,00;EUR\n', ';'],
-    ['tab with grouped amounts', 'Campaign\tDay\tConv. value\nBrand, EU\t2024-03-01\t1,249.00\nX\t2024-03-02\t3.00\n', '\t'],
+    [
+      'semicolon with decimal commas',
+      'Datum;Betrag;Währung\n01.03.2024;1,50;EUR\n02.03.2024;12,00;EUR\n',
+      ';',
+    ],
+    [
+      'tab with grouped amounts',
+      'Campaign\tDay\tConv. value\nBrand, EU\t2024-03-01\t1,249.00\nX\t2024-03-02\t3.00\n',
+      '\t',
+    ],
     ['pipe', 'a|b\n1|2\n', '|'],
     ['quoted delimiters', 'id;note\n1;"a,b,c"\n2;"d,e"\n', ';'],
     [

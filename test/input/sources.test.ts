@@ -43,6 +43,26 @@ describe('readRows sources', () => {
     expect(rows[0]!.source).toMatchObject({ file: '-', encoding: 'utf-16le' });
   });
 
+  it('keeps lines and characters exact past the sniffed head, in 3-byte chunks of UTF-16LE', async () => {
+    const lines = ['id\tnote'];
+    for (let n = 1; n <= 9000; n++) lines.push(n % 2 === 0 ? `${n}\t"😀 two\nlines"` : `${n}\tÉté 😀`);
+    const bytes = Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`, 'utf16le');
+    expect(bytes.length).toBeGreaterThan(3 * 64 * 1024);
+    const stdin = new PassThrough();
+    const pending = collect(readRows('-', { stdin }));
+    for (let at = 0; at < bytes.length; at += 3) stdin.write(bytes.subarray(at, at + 3));
+    stdin.end();
+    const rows = await pending;
+    expect(rows).toHaveLength(9000);
+    // Row n starts on line 2 + n-1 + (number of two-line rows before it).
+    const lineOf = (n: number) => 1 + n + Math.floor((n - 1) / 2);
+    expect(strip([rows[8998]!, rows[8999]!])).toEqual([
+      { kind: 'csv', line: lineOf(8999), cells: ['8999', 'Été 😀'] },
+      { kind: 'csv', line: lineOf(9000), cells: ['9000', '😀 two\nlines'] },
+    ]);
+    expect(rows.every((row) => row.kind === 'csv')).toBe(true);
+  });
+
   it('reads gzipped stdin', async () => {
     const stdin = new PassThrough();
     stdin.end(gzipSync('{"a":1}\n{"a":2}\n'));
@@ -52,11 +72,15 @@ describe('readRows sources', () => {
 
   it.each([
     ['a missing file', () => '/nonexistent/dir/conversions.csv', 'file not found'],
-    ['a directory', () => {
-      const dir = `${tempFile('x', '')}-dir`;
-      mkdirSync(dir);
-      return dir;
-    }, 'is a directory, not a file'],
+    [
+      'a directory',
+      () => {
+        const dir = `${tempFile('x', '')}-dir`;
+        mkdirSync(dir);
+        return dir;
+      },
+      'is a directory, not a file',
+    ],
   ])('throws a ConfigError with the path for %s', async (_name, makePath, reason) => {
     const path = makePath();
     await expect(collect(readRows(path))).rejects.toThrow(new ConfigError(`${path}: ${reason}`));
@@ -66,20 +90,26 @@ describe('readRows sources', () => {
     await expect(collect(readRows('-'))).rejects.toBeInstanceOf(ConfigError);
   });
 
-  it('stops quietly when the signal is aborted', async () => {
+  it('stops quietly when aborted while waiting for stdin', async () => {
     const stdin = new PassThrough();
     const controller = new AbortController();
-    const rows: unknown[] = [];
     stdin.write('a,b\n1,2\n');
-    const done = (async () => {
-      for await (const row of readRows('-', { stdin, signal: controller.signal })) {
-        rows.push(row);
-        controller.abort();
-      }
-    })();
-    await done;
-    expect(rows).toHaveLength(1);
+    const rows = collect(readRows('-', { stdin, signal: controller.signal }));
+    setImmediate(() => controller.abort());
+    expect(await rows).toEqual([]);
     expect(stdin.destroyed).toBe(true);
+  });
+
+  it('stops quietly when aborted between rows', async () => {
+    const file = tempFile('abort.csv', `h\n${'x\n'.repeat(200_000)}`);
+    const controller = new AbortController();
+    let count = 0;
+    for await (const _row of readRows(file, { signal: controller.signal })) {
+      count++;
+      controller.abort();
+    }
+    expect(count).toBeGreaterThan(0);
+    expect(count).toBeLessThan(200_000);
   });
 
   it('closes the file when the consumer stops early', async () => {

@@ -31,7 +31,10 @@ describe('minorUnits', () => {
   });
 
   it('takes CLF from the runtime (4 where ICU knows it)', () => {
-    expect(minorUnits('CLF')).toBe(new Intl.NumberFormat('en', { style: 'currency', currency: 'CLF' }).resolvedOptions().maximumFractionDigits);
+    expect(minorUnits('CLF')).toBe(
+      new Intl.NumberFormat('en', { style: 'currency', currency: 'CLF' }).resolvedOptions()
+        .maximumFractionDigits,
+    );
   });
 });
 

@@ -56,12 +56,13 @@ describe('token patterns', () => {
     ['M/d/yyyy H:mm', '03/05/2024 09:05', '2024-03-05T09:05:00.000Z'],
     ['dd.MM.yyyy HH:mm', '05.03.2024 14:22', '2024-03-05T14:22:00.000Z'],
     ['dd.MM.yyyy HH:mm', '5.3.2024 14:22', '2024-03-05T14:22:00.000Z'],
+    ['dd.MM.yyyy  HH:mm', '5.3.2024 14:22', '2024-03-05T14:22:00.000Z'],
     ['dd/MM/yy HH:mm', '05/03/24 14:22', '2024-03-05T14:22:00.000Z'],
     ['dd/MM/yy HH:mm', '05/03/99 14:22', '1999-03-05T14:22:00.000Z'],
     ['yyyyMMddHHmmss', '20240305142210', '2024-03-05T14:22:10.000Z'],
     ['yyyy-MM-dd HH:mm:ss.SSS', '2024-03-05 14:22:10.5', '2024-03-05T14:22:10.500Z'],
     ['yyyy-MM-dd HH:mm:ss.SSS', '2024-03-05 14:22:10.123456', '2024-03-05T14:22:10.123Z'],
-    ["EEE, dd MMM yyyy HH:mm:ss", 'Tue, 05 Mar 2024 14:22:10', '2024-03-05T14:22:10.000Z'],
+    ['EEE, dd MMM yyyy HH:mm:ss', 'Tue, 05 Mar 2024 14:22:10', '2024-03-05T14:22:10.000Z'],
     ["yyyy-MM-dd'T'HH:mm:ssZZ", '2024-03-05T14:22:10', '2024-03-05T14:22:10.000Z'],
     ["'at' yyyy-MM-dd HH:mm", 'at 2024-03-05 14:22', '2024-03-05T14:22:00.000Z'],
     ["yyyy-MM-dd HH'h'mm", '2024-03-05 14h22', '2024-03-05T14:22:00.000Z'],
@@ -103,7 +104,9 @@ describe('token patterns', () => {
   });
 
   it('reads JSON numbers with a pattern when epoch is not listed', () => {
-    expect(view(createDatetimeParser(['yyyyMMdd'])(20240305, 'UTC'))).toEqual({ at: '2024-03-05T00:00:00.000Z' });
+    expect(view(createDatetimeParser(['yyyyMMdd'])(20240305, 'UTC'))).toEqual({
+      at: '2024-03-05T00:00:00.000Z',
+    });
   });
 
   it('quotes the patterns it tried in the message', () => {

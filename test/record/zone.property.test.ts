@@ -135,7 +135,9 @@ describe('zone offsets against a Luxon oracle', () => {
   });
 
   it('matches exactly at the edges of gaps and overlaps', () => {
-    for (const t of transitions.filter((x) => x.zone === 'Australia/Lord_Howe' || x.zone === 'Pacific/Chatham')) {
+    for (const t of transitions.filter(
+      (x) => x.zone === 'Australia/Lord_Howe' || x.zone === 'Pacific/Chatham',
+    )) {
       for (const edge of [-1000, 0, 1000]) {
         for (const offset of [t.before, t.after]) {
           const localMs = t.at + edge + offset * MINUTE;

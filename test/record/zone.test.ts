@@ -167,7 +167,9 @@ describe('localToUtc', () => {
   it('keeps milliseconds and agrees with localMsToUtc', () => {
     const result = localToUtc('Europe/Berlin', 2024, 7, 1, 0, 0, 0, 123);
     expect(result).toEqual({ ok: true, utcMs: utc('2024-06-30T22:00:00.123Z') });
-    expect(localMsToUtc('Europe/Berlin', Date.UTC(2024, 6, 1, 0, 0, 0, 123))).toBe(utc('2024-06-30T22:00:00.123Z'));
+    expect(localMsToUtc('Europe/Berlin', Date.UTC(2024, 6, 1, 0, 0, 0, 123))).toBe(
+      utc('2024-06-30T22:00:00.123Z'),
+    );
     expect(localMsToUtc('Europe/Berlin', Date.UTC(2024, 2, 31, 2, 30))).toBeNaN();
   });
 

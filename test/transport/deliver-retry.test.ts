@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
 import { checkUrl } from '../../src/transport/client.js';
 import { createDeliverer, type DeliverOptions } from '../../src/transport/deliver.js';
-import { deferred, type Item, idOf, makeItems, pushAll, recordHooks } from './helpers.js';
+import { deferred, type Item, idOf, makeItems, pushAll, recordHooks, waitUntil } from './helpers.js';
 
 let receiver: Receiver | undefined;
 afterEach(async () => {
@@ -61,6 +61,23 @@ describe('retries', () => {
     expect(requests.map((request) => request.error ?? request.status)).toEqual(['UND_ERR_SOCKET', 200]);
     expect(receiver.accepted.length).toBe(2);
     expect(stats.delivered).toBe(2);
+  });
+
+  it('retries a time-out with the same key; the late first copy is deduplicated by the server', async () => {
+    const { receiver, deliverer, requests } = await setup({}, { timeoutMs: 100 });
+    receiver.script({ delayMs: 600 });
+    await pushAll(deliverer, makeItems(2));
+    const stats = await deliverer.close();
+    expect(requests.map((request) => request.error ?? request.status)).toEqual(['ETIMEDOUT', 200]);
+    await waitUntil(() => receiver.requests.length === 2, 'the late answer to the first request');
+    // The receiver answers the abandoned first request late, from its idempotency store.
+    expect(receiver.requests.map((request) => [request.status, request.replayed])).toEqual([
+      [200, false],
+      [200, true],
+    ]);
+    expect(new Set(receiver.requests.map((request) => request.idempotencyKey)).size).toBe(1);
+    expect(receiver.accepted.length).toBe(2);
+    expect(stats).toMatchObject({ requests: 2, retries: 1, delivered: 2 });
   });
 
   it('fails a body after `retries` resends and goes on with the next one', async () => {
