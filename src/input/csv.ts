@@ -109,7 +109,7 @@ class CsvRowCollector implements CsvTokenSink {
         ? 'every row is blank'
         : `the first non-blank row was: ${preview(this.firstNonBlank)}`;
     return new ConfigError(`${this.source.file}: no header row found ${where}; ${seen}`, {
-      hint: `check the column names in the mapping and the delimiter (${delimiter}; override with --delimiter)`,
+      hint: `check the header names the mapping expects, and the delimiter (${delimiter} was used; it can be set explicitly)`,
     });
   }
 }

@@ -140,7 +140,10 @@ export class JsonLineSplitter {
   private rejectWholeDocumentJson(text: string): void {
     const first = text.trim();
     const hint = "convert it to JSON lines, one object per line, e.g. jq -c '.[]' in.json > out.jsonl";
-    if (first.startsWith('[')) {
+    // In a .jsonl file a first line that is a whole array (`[]`) is one bad line; an array opened on the
+    // first line and closed later, or any array in a .json file, is a JSON document.
+    const jsonDocument = /\.json(\.gz)?$/i.test(this.source.file);
+    if (first.startsWith('[') && (jsonDocument || !isCompleteJson(first))) {
       throw new ConfigError(`${this.source.file}: is a JSON array; revimport reads JSON lines`, { hint });
     }
     if (first === '{') {
@@ -155,6 +158,15 @@ export class JsonLineSplitter {
 
   private malformed(reason: string, message: string, raw: string): void {
     this.rows.push({ kind: 'malformed', source: this.source, line: this.line, reason, message, raw });
+  }
+}
+
+function isCompleteJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -72,7 +72,8 @@ export async function* readRows(
       yield* readJsonRows(text.chunks, source, { maxFieldBytes, signal: options.signal });
       return;
     }
-    const delimiter = givenDelimiter ?? sniffDelimiter(text.head.subarray(0, ENCODING_SAMPLE_BYTES));
+    const delimiter =
+      givenDelimiter ?? sniffDelimiter(text.head.subarray(0, ENCODING_SAMPLE_BYTES), options.isHeader);
     yield* readCsvRows(text.chunks, source, {
       delimiter,
       isHeader: options.isHeader,

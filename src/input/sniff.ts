@@ -57,36 +57,51 @@ export function parseDelimiter(value: string, file: string): string {
  * The delimiter that splits the most of the first 20 non-blank records of `sample` into the same
  * number (>1) of columns; ties go to more columns, then to the order of SNIFFED_DELIMITERS. Counting
  * consistent records, not delimiter characters, keeps preambles (`### INSTRUCTIONS ###,,,,`), title
- * lines and `1,249.00` amounts in a tab file from deciding. Falls back to `,`.
+ * lines and `1,249.00` amounts in a tab file from deciding. With `isHeader`, a delimiter that reveals the
+ * expected header wins first. Falls back to `,`.
  */
-export function sniffDelimiter(sample: Buffer): string {
+export function sniffDelimiter(sample: Buffer, isHeader?: (cells: string[]) => boolean): string {
   let best: string = ',';
-  let bestCount = 0;
-  let bestColumns = 0;
+  let bestScore: [number, number, number] = [0, 0, 0];
   for (const delimiter of SNIFFED_DELIMITERS) {
-    const counter = new ColumnCounter();
+    const counter = new ColumnCounter(isHeader);
     const tokenizer = new CsvTokenizer(counter, { delimiter, maxRecordBytes: sample.length + 1 });
     // The sample's last record may be cut: it is left unfinished on purpose (no end()).
     tokenizer.write(sample);
+    // A delimiter under which the expected header appears beats any count: data rows can hold
+    // more `;` than the header holds `,`.
+    const header = counter.sawHeader ? 1 : 0;
     for (const [columns, count] of counter.frequencies) {
       if (columns < 2) continue;
-      if (count > bestCount || (count === bestCount && columns > bestColumns)) {
+      const score: [number, number, number] = [header, count, columns];
+      if (compareScores(score, bestScore) > 0) {
         best = delimiter;
-        bestCount = count;
-        bestColumns = columns;
+        bestScore = score;
       }
     }
   }
   return best;
 }
 
+function compareScores(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 class ColumnCounter implements CsvTokenSink {
   readonly frequencies = new Map<number, number>();
+  sawHeader = false;
   private seen = 0;
+
+  constructor(private readonly isHeader?: (cells: string[]) => boolean) {}
 
   onRecord(cells: string[]): void {
     if (this.seen >= SNIFF_RECORDS || cells.every((cell) => cell.trim() === '')) return;
     this.seen++;
+    if (this.isHeader && cells.length > 1 && this.isHeader(cells.map((c) => c.trim()))) this.sawHeader = true;
     this.frequencies.set(cells.length, (this.frequencies.get(cells.length) ?? 0) + 1);
   }
 

@@ -11,6 +11,7 @@ import type { ConversionRecord } from '../record/fields.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
+import { checkUrl } from '../transport/client.js';
 import { createDeliverer, type Deliverer } from '../transport/deliver.js';
 import { type CheckedRow, checkRows, headerMatcher } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
@@ -197,6 +198,28 @@ function makeDeliverer(
   reject: (rejection: Rejection) => void,
 ): Deliverer<Item> {
   const ledger = deps.ledger;
+  // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
+  const written = new WeakSet<Item>();
+  const writePending = (items: Item[], idempotencyKey: string) => {
+    ledger?.ledger.markPending(
+      ledger.targetId,
+      ledger.runId,
+      items.map((i) => ({
+        key: i.key,
+        contentHash: i.contentHash,
+        payload: JSON.stringify(i.record),
+        idempotencyKey,
+      })),
+      { resend: true },
+    );
+    for (const item of items) written.add(item);
+  };
+  // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
+  // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
+  const writeUnsent = (items: Item[]) => {
+    const unsent = items.filter((i) => !written.has(i));
+    if (unsent.length > 0) writePending(unsent, '');
+  };
   const serverRejection = (
     item: Item,
     stage: 'rejected' | 'failed',
@@ -210,7 +233,7 @@ function makeDeliverer(
     issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
   });
   return createDeliverer<Item>({
-    url: new URL(`${settings.baseUrl}/api/revenues`),
+    url: checkUrl(settings.baseUrl ?? '', settings.allowHttp),
     apiKey: settings.apiKey ?? '',
     userAgent: deps.userAgent,
     batchSize: settings.batchSize,
@@ -223,17 +246,7 @@ function makeDeliverer(
     now: deps.now,
     hooks: {
       beforeSend(items, idempotencyKey) {
-        ledger?.ledger.markPending(
-          ledger.targetId,
-          ledger.runId,
-          items.map((i) => ({
-            key: i.key,
-            contentHash: i.contentHash,
-            payload: JSON.stringify(i.record),
-            idempotencyKey,
-          })),
-          { resend: true },
-        );
+        writePending(items, idempotencyKey);
       },
       onDelivered(items, info) {
         ledger?.ledger.markDelivered(
@@ -258,6 +271,7 @@ function makeDeliverer(
         }
       },
       onFailed(items, info) {
+        writeUnsent(items);
         ledger?.ledger.markFailed(
           ledger.targetId,
           items.map((i) => i.key),
@@ -269,18 +283,8 @@ function makeDeliverer(
         }
       },
       onAbandoned(items) {
-        // Not sent before the stop: record them so `revimport retry` or the next push sends them.
-        ledger?.ledger.markPending(
-          ledger.targetId,
-          ledger.runId,
-          items.map((i) => ({
-            key: i.key,
-            contentHash: i.contentHash,
-            payload: JSON.stringify(i.record),
-            idempotencyKey: '',
-          })),
-          { resend: true },
-        );
+        // Not delivered before the stop: pending, so `revimport retry` or the next push sends them.
+        writeUnsent(items);
         summary.pending += items.length;
       },
       onRequest: hooks.onRequest,

@@ -94,6 +94,11 @@ export interface DeliverOptions<T extends { record: ConversionRecord }> {
 export interface Deliverer<T> {
   /** Add one record; resolves when there is room for more (backpressure). Rejects with AuthError once the key was refused. */
   push(item: T): Promise<void>;
+  /**
+   * End the body being filled now, even if not full, and resolve when there is room (as push does).
+   * Resending a ledger group this way rebuilds its original body, hence its original Idempotency-Key.
+   */
+  flush(): Promise<void>;
   /** Send the last batch and wait for everything. Rejects with AuthError (or a hook's error) when the run stopped. */
   close(): Promise<DeliveryStats>;
   /** Stop sending; let in-flight requests finish within graceMs, then cancel them; abandon the rest. */

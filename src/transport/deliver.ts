@@ -171,6 +171,12 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     pump();
   }
 
+  /** Backpressure: resolves once fewer than `concurrency` bodies are queued or in flight. */
+  function room(): Promise<void> {
+    if (outstanding() < concurrency) return Promise.resolve();
+    return new Promise((resolve, reject) => roomWaiters.push({ resolve, reject }));
+  }
+
   async function finish(): Promise<DeliveryStats> {
     if (outstanding() > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     if (ownedPool && !ownedPool.closed && !ownedPool.destroyed) {
@@ -199,8 +205,14 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
       fillingBytes += part.bytes + (filling.length > 0 ? 1 : 0);
       filling.push(part);
       if (filling.length >= batchSize) flush();
-      if (outstanding() < concurrency) return Promise.resolve();
-      return new Promise((resolve, reject) => roomWaiters.push({ resolve, reject }));
+      return room();
+    },
+
+    flush() {
+      if (stopError) return Promise.reject(stopError);
+      if (aborting || closed) return Promise.resolve();
+      flush();
+      return room();
     },
 
     async close() {

@@ -43,7 +43,8 @@ describe.each(fixtures)('fixture $name', ({ name, input, config }) => {
     const result = await runCli(['push', file, '--check', '--json', '-c', path.join(dir, config)], {
       env: { REVIMPORT_STATE: path.join(work, 'never.db') },
     });
-    expect(result.stderr).toBe('');
+    // Not a TTY: no spinner, one line per file on stderr.
+    expect(result.stderr).toBe(`${file}: ${expected.records.length + expected.invalid.length} rows\n`);
     const summary = JSON.parse(result.stdout);
     expect(summary.valid).toBe(expected.records.length);
     expect(summary.invalid).toBe(expected.invalid.length);

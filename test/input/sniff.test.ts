@@ -65,6 +65,17 @@ describe('sniffDelimiter', () => {
   });
 });
 
+describe('sniffDelimiter with the expected header', () => {
+  // Found by the pipeline property test: data rows richer in `;` than the header is in `,`.
+  const sample = Buffer.from('id,visitor,time\n,;,;;,\n;;;\n;a;b;c\n');
+  const isHeader = (cells: string[]) => cells.includes('visitor');
+
+  it('prefers the delimiter that reveals the header', () => {
+    expect(sniffDelimiter(sample)).toBe(';');
+    expect(sniffDelimiter(sample, isHeader)).toBe(',');
+  });
+});
+
 describe('parseDelimiter', () => {
   it.each([
     ['tab', '\t'],

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
 import { checkUrl } from '../../src/transport/client.js';
 import { createDeliverer, type DeliverOptions } from '../../src/transport/deliver.js';
+import { idempotencyKey } from '../../src/transport/idempotency.js';
 import { type Item, idOf, makeItems, pushAll, recordHooks } from './helpers.js';
 
 let receiver: Receiver | undefined;
@@ -143,6 +144,24 @@ describe('batching', () => {
     }
     expect(receiver.requests.reduce((sum, request) => sum + request.elements, 0)).toBe(40);
     expect(stats.batches).toBe(Math.ceil(40 / perBody));
+  });
+
+  it('flush() ends the body early, so a resent group gets its original body and key', async () => {
+    const { receiver, deliverer, sent } = await setup({}, { batchSize: 10 });
+    const items = makeItems(5);
+    await pushAll(deliverer, items.slice(0, 3));
+    await deliverer.flush();
+    await deliverer.flush();
+    await pushAll(deliverer, items.slice(3));
+    const stats = await deliverer.close();
+    expect(receiver.requests.map((request) => request.elements)).toEqual([3, 2]);
+    const firstBody = `[${items
+      .slice(0, 3)
+      .map((item) => JSON.stringify(item.record))
+      .join(',')}]`;
+    expect(sent[0]?.key).toBe(idempotencyKey(firstBody));
+    expect(receiver.requests[0]?.idempotencyKey).toBe(idempotencyKey(firstBody));
+    expect(stats.batches).toBe(2);
   });
 
   it('sends numbers as numbers and strings as strings, exactly as serialized', async () => {

@@ -1,0 +1,41 @@
+// Settings for in-process pipeline tests: the built-in defaults plus what a test overrides.
+import type { MappingInput } from '../../src/config/schema.js';
+import { mappingSchema } from '../../src/config/schema.js';
+import { defaults, type Settings } from '../../src/config/settings.js';
+
+export function testSettings(over: Partial<Settings> & { mappingInput?: MappingInput } = {}): Settings {
+  const { mappingInput, ...rest } = over;
+  return {
+    baseUrl: undefined,
+    apiKey: undefined,
+    mapping: mappingInput ? mappingSchema.parse(mappingInput) : undefined,
+    rejectsPath: undefined,
+    statePath: ':memory:',
+    batchSize: defaults.batchSize,
+    concurrency: defaults.concurrency,
+    retries: defaults.retries,
+    maxRetryTimeMs: defaults.maxRetryTimeMs,
+    timeoutMs: defaults.timeoutMs,
+    ratePerSec: undefined,
+    maxInvalid: undefined,
+    timezone: undefined,
+    currency: undefined,
+    allowNegative: false,
+    allowHttp: false,
+    delimiter: undefined,
+    format: undefined,
+    encoding: undefined,
+    transform: undefined,
+    ...rest,
+  };
+}
+
+export const simpleMapping: MappingInput = {
+  fields: {
+    conversionId: 'id',
+    serviceId: 'visitor',
+    conversionDatetime: 'time',
+    conversionValue: 'value',
+    conversionCurrency: 'currency',
+  },
+};
