@@ -40,9 +40,9 @@ export function renderSummary(summary: Summary): string {
     lines.push(`${group.reason}: ${group.count}`);
     for (const e of group.examples) {
       const where = e.line > 0 ? `${e.file}:${e.line}` : e.file;
-      lines.push(
-        `  ${where} [${e.column}] ${e.value === '' ? '(empty)' : JSON.stringify(e.value)}: ${e.message}`,
-      );
+      // Most messages quote the value already; name it only where they do not.
+      const value = e.value === '' || e.message.includes(e.value) ? '' : ` ${JSON.stringify(e.value)}`;
+      lines.push(`  ${where} [${e.column}]${value}: ${e.message}`);
     }
     if (group.count > group.examples.length)
       lines.push(`  … and ${group.count - group.examples.length} more`);
