@@ -16,6 +16,7 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
   let rows = 0;
   let delivered = 0;
   let invalid = 0;
+  let rejected = 0;
   const line = (text: string) => io.stderr.write(`${text}\n`);
 
   let spinner: { text: string; stop(): void; clear(): void; render(): void; start(): unknown } | undefined;
@@ -27,7 +28,7 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
   const update = () => {
     if (!spinner) return;
     const seconds = Math.max((now() - started) / 1000, 0.001);
-    spinner.text = `${rows} rows read, ${delivered} delivered, ${invalid} invalid, ${Math.round(rows / seconds)} rows/s`;
+    spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid, ${Math.round(rows / seconds)} rows/s`;
   };
   // Messages above the spinner must not be overwritten by it.
   const say = (text: string) => {
@@ -50,8 +51,9 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
       rows = count;
       update();
     },
-    onInvalid() {
-      invalid++;
+    onInvalid(rejection) {
+      if (rejection.stage === 'invalid') invalid++;
+      else rejected++;
     },
     onDelivered(count) {
       delivered += count;

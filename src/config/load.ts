@@ -2,6 +2,7 @@
 // key file. The only config code that touches the file system; resolve.ts turns the result into Settings.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cosmiconfig, getDefaultSearchPlaces } from 'cosmiconfig';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -15,8 +16,15 @@ export interface LoadedConfig {
   baseDir: string;
 }
 
+/** JS configs: the whole module, so a named `export function transform` is seen next to the default export. */
+async function loadModule(filepath: string): Promise<unknown> {
+  const namespace = (await import(pathToFileURL(filepath).href)) as Record<string, unknown>;
+  return { ...namespace };
+}
+
 const explorer = () =>
   cosmiconfig('revimport', {
+    loaders: { '.js': loadModule, '.mjs': loadModule, '.cjs': loadModule },
     searchPlaces: [
       ...getDefaultSearchPlaces('revimport'),
       'revimport.config.json',

@@ -48,12 +48,12 @@ export async function initCommand(sample: string, options: Record<string, unknow
     const header = first?.kind === 'json' ? Object.keys(first.value) : (first?.source.header ?? []);
     fields = guessFields(header);
   }
-  const specs: Partial<Record<RecordField, FieldSpec>> = { ...fields };
-  if (!preset && rows) refineFromSample(rows, fields, specs);
   if (!rows || rows.length === 0) throw new ConfigError(`${sample} holds no data rows`);
+  const specs: Partial<Record<RecordField, FieldSpec>> = preset ? linkColumns(preset, rows) : { ...fields };
+  if (!preset) refineFromSample(rows, fields, specs);
 
   const mapping: WrittenMapping = preset
-    ? { preset: preset.name, fields: {}, defaults: {} }
+    ? { preset: preset.name, fields: specs, defaults: {} }
     : { fields: specs, defaults: {} };
   const records: ConversionRecord[] = [];
   const reasons = new Map<string, number>();
@@ -137,6 +137,22 @@ async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
 
+/**
+ * A preset never invents a visitor id; but where the user added a visitor-id or e-mail column to the
+ * export (a common practice with ad-platform templates), init proposes it for the field the preset leaves open.
+ */
+function linkColumns(preset: Preset, rows: readonly SourceRow[]): Partial<Record<RecordField, FieldSpec>> {
+  const header = rows.find((r) => r.kind === 'csv')?.source.header;
+  if (!header) return {};
+  const guessed = guessFields(header);
+  const links: Partial<Record<RecordField, FieldSpec>> = {};
+  for (const field of ['serviceId', 'conversionEmail'] as const) {
+    const column = guessed[field];
+    if (preset.mapping.fields?.[field] === undefined && column !== undefined) links[field] = column;
+  }
+  return links;
+}
+
 /** Reads the sample's datetime and value cells to pick a `format` and a `decimal` the defaults would miss. */
 function refineFromSample(
   rows: readonly SourceRow[],
@@ -190,7 +206,11 @@ function configYaml(
     mappingChildren.push({
       key: 'fields',
       comment: 'override the preset field by field, e.g. serviceId: "Visitor ID"',
-      children: [],
+      children: Object.entries(fields).map(([key, value]) => ({
+        key,
+        value: typeof value === 'string' ? value : undefined,
+        comment: `${fieldComments[key as RecordField]} (a column the preset does not map)`,
+      })),
     });
   } else {
     const children: YamlEntry[] = (Object.keys(fieldComments) as RecordField[]).map((field) => {

@@ -1,0 +1,179 @@
+// The commands around push: presets, init (its config must work unedited on its sample), config files
+// in their several forms, a JS transform, and apiKeyFile handling.
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presets } from '../../src/mapping/presets/index.js';
+import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
+
+const quick = path.join(root, 'fixtures/google-ads-style');
+const quickFields = JSON.parse(readFileSync(path.join(quick, 'revimport.config.json'), 'utf8')).mapping;
+
+describe('revimport presets', () => {
+  it('lists every preset, one a line', async () => {
+    const result = await runCli(['presets']);
+    expect(result.code).toBe(0);
+    const names = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]);
+    expect(names).toEqual(presets.map((p) => p.name));
+  });
+
+  it('shows one preset as JSON, and refuses an unknown one with exit 2', async () => {
+    const shown = await runCli(['presets', 'shopify', '--json']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'shopify', mapping: { foldBy: 'Name' } });
+    const unknown = await runCli(['presets', 'myspace']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown preset "myspace"/);
+    expect(unknown.stderr).toMatch(/known presets: .*shopify/);
+  });
+});
+
+describe('revimport init', () => {
+  const presetDirs = readdirSync(path.join(root, 'fixtures/presets'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+  it.each(presetDirs)('writes a config that reads the %s sample unedited', async (name) => {
+    const dir = path.join(root, 'fixtures/presets', name);
+    const sample = path.join(dir, readdirSync(dir).find((f) => !f.endsWith('.json'))!);
+    const cwd = tempDir();
+    const init = await runCli(['init', sample, '--timezone', 'UTC'], { cwd });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain(`preset: ${name}`);
+    const check = await runCli(['push', sample, '--check', '--json'], { cwd });
+    expect(check.stderr).not.toMatch(/revimport:/);
+    const summary = JSON.parse(check.stdout);
+    expect(summary.presets[sample]).toBe(name);
+    if (name === 'meta-capi') {
+      // Its only visitor link is a hashed e-mail: init must say what to add instead of guessing.
+      expect(summary.valid).toBe(0);
+      expect(init.stdout).toMatch(/still to do:[\s\S]*serviceId/);
+    } else {
+      expect(init.stdout).toMatch(/first records as they would be sent:\n\{"conversionCurrency"/);
+      expect(summary.valid).toBeGreaterThan(0);
+    }
+  });
+
+  it('guesses a mapping, its datetime format and decimal comma for an unknown export', async () => {
+    const cwd = tempDir();
+    const sample = path.join(root, 'fixtures/european/umsaetze.csv');
+    const init = await runCli(['init', sample, '--timezone', 'Europe/Berlin'], { cwd });
+    expect(init.code).toBe(0);
+    const yaml = readFileSync(path.join(cwd, 'revimport.config.yaml'), 'utf8');
+    expect(yaml).toContain('format: "dd.MM.yyyy HH:mm"');
+    expect(yaml).toContain('decimal: ","');
+    const check = await runCli(['push', sample, '--check', '--json'], { cwd });
+    const expected = JSON.parse(readFileSync(path.join(root, 'fixtures/european/expected.json'), 'utf8'));
+    expect(JSON.parse(check.stdout).valid).toBe(expected.records.length);
+  });
+
+  it('never overwrites a config without --force', async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, 'revimport.config.yaml'), 'mine: true\n');
+    const result = await runCli(['init', path.join(quick, 'conversions.csv')], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/exists; use --force/);
+    expect(readFileSync(path.join(cwd, 'revimport.config.yaml'), 'utf8')).toBe('mine: true\n');
+  });
+});
+
+describe('config files', () => {
+  const key = 'cfg-key-77';
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver({ apiKey: key });
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+
+  it.each([
+    [
+      'revimport.config.yaml',
+      `mapping:\n  fields:\n${Object.entries(quickFields.fields)
+        .map(([k, v]) => `    ${k}: "${v}"`)
+        .join('\n')}\n`,
+    ],
+    ['.revimportrc.json', JSON.stringify({ mapping: quickFields })],
+    ['package.json', JSON.stringify({ name: 'ops', revimport: { mapping: quickFields } })],
+  ])('finds %s in the working directory', async (file, content) => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, file), content);
+    const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check', '--json'], { cwd });
+    expect(JSON.parse(result.stdout).valid).toBe(5);
+  });
+
+  it('names the unknown key and the file (exit 2)', async () => {
+    const cwd = tempDir();
+    writeFileSync(
+      path.join(cwd, 'revimport.config.json'),
+      JSON.stringify({ mapping: quickFields, batchsize: 10 }),
+    );
+    const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(path.join(cwd, 'revimport.config.json'));
+    expect(result.stderr).toMatch(/unknown key batchsize/);
+  });
+
+  it('runs a JS transform: drops rows and fills fields from source columns', async () => {
+    const cwd = tempDir();
+    writeFileSync(
+      path.join(cwd, 'revimport.config.mjs'),
+      `export default { mapping: ${JSON.stringify(quickFields)} };
+export function transform(row) {
+  if (row.$row['Conversion Name'] === 'Lead') return null;
+  return { ...row, conversionName: 'web-' + row.conversionName };
+}
+`,
+    );
+    const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check', '--json'], { cwd });
+    const summary = JSON.parse(result.stdout);
+    expect(summary.valid).toBe(4);
+    const push = await runCli(
+      [
+        'push',
+        path.join(quick, 'conversions.csv'),
+        '--base-url',
+        receiver.url,
+        '--state',
+        path.join(cwd, 'l.db'),
+      ],
+      { cwd, env: { REVIMPORT_API_KEY: key } },
+    );
+    expect(push.code).toBe(1);
+    const names = receiver.accepted.slice(-4).map((a) => a.record.conversionName);
+    expect(names).toEqual(['web-Purchase', 'web-Purchase', 'web-Purchase', 'web-Purchase']);
+  });
+
+  it('reads apiKeyFile relative to the config, warns when others can read it, never prints the key', async () => {
+    const cwd = tempDir();
+    const configDir = path.join(cwd, 'conf');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(configDir);
+    writeFileSync(path.join(configDir, 'crm.key'), `${key}\n`);
+    chmodSync(path.join(configDir, 'crm.key'), 0o644);
+    writeFileSync(
+      path.join(configDir, 'revimport.config.json'),
+      JSON.stringify({
+        baseUrl: receiver.url,
+        apiKeyFile: 'crm.key',
+        rejects: 'out.csv',
+        mapping: quickFields,
+      }),
+    );
+    copyFileSync(path.join(quick, 'conversions.csv'), path.join(cwd, 'in.csv'));
+    const result = await runCli(['push', 'in.csv', '-c', 'conf/revimport.config.json', '--state', 'l.db'], {
+      cwd,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/crm\.key is readable by others: chmod 600 it/);
+    expect(result.stdout + result.stderr).not.toContain(key);
+    // `rejects` is relative to the config file's folder too.
+    expect(existsSync(path.join(configDir, 'out.csv'))).toBe(true);
+    expect(readFileSync(path.join(configDir, 'out.csv'), 'utf8')).not.toContain(key);
+  });
+});
