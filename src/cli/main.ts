@@ -22,7 +22,9 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
     if (error instanceof CommanderError) {
       // --help and --version end with a CommanderError too; those are successes.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-      if (error.code === 'commander.help') return ExitCode.ok;
+      // 'commander.help' is also how commander ends a bare `revimport` (no command: help on stderr,
+      // exitCode 1): a usage error, not a success (found by test/e2e/exit-codes.test.ts).
+      if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       return ExitCode.usage;
     }
     if (isRevimportError(error)) {

@@ -51,6 +51,8 @@ export class CsvTokenizer {
   private rawHead: Buffer | undefined;
   private problem: string | undefined;
   private oversized = false;
+  /** Fields completed in the current record, counted even when an oversized record drops its cells. */
+  private fields = 0;
 
   constructor(sink: CsvTokenSink, options: CsvTokenizerOptions) {
     this.sink = sink;
@@ -134,7 +136,7 @@ export class CsvTokenizer {
           segStart = i;
         } else {
           this.fail(
-            `unexpected ${describeByte(c)} after the closing quote of column ${this.cells.length + 1}` +
+            `unexpected ${describeByte(c)} after the closing quote of column ${this.fields + 1}` +
               ' (a quote inside a quoted field must be doubled: "")',
           );
           state = UNQUOTED;
@@ -155,7 +157,7 @@ export class CsvTokenizer {
     const state = this.state;
     if (state === QUOTED) {
       this.fail(
-        `the quoted field in column ${this.cells.length + 1} opened on line ${this.quoteLine} is never closed` +
+        `the quoted field in column ${this.fields + 1} opened on line ${this.quoteLine} is never closed` +
           `; the rest of the file was read as that one field`,
       );
     }
@@ -185,6 +187,7 @@ export class CsvTokenizer {
   }
 
   private pushField(buf: Buffer, start: number, end: number): void {
+    this.fields++;
     if (this.oversized) return;
     const parts = this.parts;
     let value: string;
@@ -218,6 +221,7 @@ export class CsvTokenizer {
       this.sink.onRecord(this.cells, this.recordLine);
     }
     this.cells = [];
+    this.fields = 0;
     this.rawHead = undefined;
   }
 

@@ -13,6 +13,8 @@ export interface CsvReadOptions {
   delimiter: string;
   /** Receives the trimmed cells of each non-blank row above the header; default: the first such row. */
   isHeader?: (cells: string[]) => boolean;
+  /** Named in the error when no header is found. */
+  expectedHeader?: string;
   maxFieldBytes: number;
   signal?: AbortSignal;
 }
@@ -24,7 +26,7 @@ export async function* readCsvRows(
   options: CsvReadOptions,
 ): AsyncGenerator<SourceRow, void, undefined> {
   source.delimiter = options.delimiter;
-  const collector = new CsvRowCollector(source, options.isHeader ?? (() => true));
+  const collector = new CsvRowCollector(source, options.isHeader ?? (() => true), options.expectedHeader);
   const tokenizer = new CsvTokenizer(collector, {
     delimiter: options.delimiter,
     maxRecordBytes: options.maxFieldBytes,
@@ -52,7 +54,11 @@ class CsvRowCollector implements CsvTokenSink {
   private rowsBeforeHeader = 0;
   private firstNonBlank: string[] | undefined;
 
-  constructor(source: SourceInfo, isHeader: (cells: string[]) => boolean) {
+  constructor(
+    source: SourceInfo,
+    isHeader: (cells: string[]) => boolean,
+    private readonly expectedHeader?: string,
+  ) {
     this.source = source;
     this.isHeader = isHeader;
   }
@@ -108,7 +114,8 @@ class CsvRowCollector implements CsvTokenSink {
       this.firstNonBlank === undefined
         ? 'every row is blank'
         : `the first non-blank row was: ${preview(this.firstNonBlank)}`;
-    return new ConfigError(`${this.source.file}: no header row found ${where}; ${seen}`, {
+    const expected = this.expectedHeader ? ` (expected ${this.expectedHeader})` : '';
+    return new ConfigError(`${this.source.file}: no header row found ${where}${expected}; ${seen}`, {
       hint: `check the header names the mapping expects, and the delimiter (${delimiter} was used; it can be set explicitly)`,
     });
   }

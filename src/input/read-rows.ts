@@ -25,6 +25,8 @@ export interface ReadOptions {
   encoding?: string;
   /** Which row is the CSV header; gets the row's trimmed cells. Default: the first non-blank row. */
   isHeader?: (cells: string[]) => boolean;
+  /** What the header must hold, in words, for the error when no row is the header (e.g. the mapped columns). */
+  expectedHeader?: string;
   /** Read when `file` is `-`. */
   stdin?: NodeJS.ReadableStream;
   /** Bound on one CSV row or JSON line; a bigger one becomes a MalformedRow. Default 1 MiB. */
@@ -77,6 +79,7 @@ export async function* readRows(
     yield* readCsvRows(text.chunks, source, {
       delimiter,
       isHeader: options.isHeader,
+      expectedHeader: options.expectedHeader,
       maxFieldBytes,
       signal: options.signal,
     });

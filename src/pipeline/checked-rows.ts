@@ -52,24 +52,38 @@ export function needsDetection(mapping: WrittenMapping | undefined): boolean {
 }
 
 /** Which CSV row is the header: the first holding the mapped column names (and, when detecting, a preset's). */
-export function headerMatcher(mapping: WrittenMapping | undefined): (cells: string[]) => boolean {
+export interface HeaderMatcher {
+  (cells: string[]): boolean;
+  /** The columns it looks for, in words, for the error when no row matches. */
+  expected: string;
+}
+
+export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatcher {
   const detect = needsDetection(mapping);
   const preset = resolvePreset(mapping);
   const merged = mergeMapping(preset, mapping);
-  const required: string[][] = [];
+  // Each entry: alternatives for one column, as written (for messages) and normalized (for matching).
+  const written: string[][] = [];
   for (const field of Object.values(merged.fields)) {
     if (field?.origin === 'user' && field.spec.value === undefined) {
-      const columns = columnsOf(field).map(normalizeColumnName);
-      if (columns.length > 0) required.push(columns);
+      const columns = columnsOf(field);
+      if (columns.length > 0) written.push(columns);
     }
   }
-  for (const column of preset?.detect.all ?? []) required.push([normalizeColumnName(column)]);
-  return (cells) => {
+  for (const column of preset?.detect.all ?? []) written.push([column]);
+  const required = written.map((alternatives) => alternatives.map(normalizeColumnName));
+  const columns = written.map((alternatives) => alternatives.map((c) => `"${c}"`).join(' or '));
+  const expected = [
+    ...(columns.length ? [`the columns ${columns.join(', ')}`] : []),
+    ...(detect ? ['the columns of a preset (see revimport presets)'] : []),
+  ].join(' and ');
+  const matches = (cells: string[]) => {
     if (required.length === 0 && !detect) return cells.some((c) => c.trim() !== '');
     const names = new Set(cells.map(normalizeColumnName));
     if (!required.every((alternatives) => alternatives.some((c) => names.has(c)))) return false;
     return !detect || detectPreset(cells).candidates.length > 0;
   };
+  return Object.assign(matches, { expected: expected || 'a non-blank row' });
 }
 
 export async function* checkRows(

@@ -45,6 +45,8 @@ export interface Item {
 }
 
 const LOOKUP_CHUNK = 512;
+/** How long requests in flight may finish after SIGINT/SIGTERM (README: 10 s grace). */
+const ABORT_GRACE_MS = 10_000;
 
 export async function runPipeline(
   settings: Settings,
@@ -66,9 +68,10 @@ export async function runPipeline(
     if (wait) pendingWrites.push(wait);
   };
 
+  const resent = new Resent();
   const deliverer = options.check
     ? undefined
-    : makeDeliverer(settings, deps, hooks, summary, deliveredTotals, reject);
+    : makeDeliverer(settings, deps, hooks, summary, deliveredTotals, reject, (items) => resent.settle(items));
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
@@ -109,8 +112,19 @@ export async function runPipeline(
     }
   };
 
+  // SIGINT/SIGTERM stop the deliverer at once, not when the read loop next looks: otherwise the rest of
+  // the look-up chunk in progress (up to LOOKUP_CHUNK records) was still sent after the signal, with no
+  // bound from the grace period (found by test/e2e/crash.test.ts). Pushes after the abort are abandoned,
+  // that is written pending for `revimport retry` and the next push.
+  let stopping: Promise<unknown> | undefined;
+  const onAbort = () => {
+    stopping ??= deliverer?.abort(ABORT_GRACE_MS);
+    stopping?.catch(() => undefined);
+  };
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+
   try {
-    if (deliverer && ledger) await resendOutstanding(ledger, deliverer, summary);
+    if (deliverer && ledger) await resendOutstanding(ledger, deliverer, summary, resent);
 
     const isHeader = headerMatcher(settings.mapping);
     for (const file of options.files) {
@@ -122,6 +136,7 @@ export async function runPipeline(
         delimiter: settings.delimiter,
         encoding: settings.encoding,
         isHeader,
+        expectedHeader: isHeader.expected,
         stdin: deps.stdin,
         signal: deps.signal,
         onWarning: (message: string) => hooks.onWarning?.(`${file}: ${message}`),
@@ -167,9 +182,11 @@ export async function runPipeline(
       hooks.onRowRead?.(summary.rowsRead);
       hooks.onFileDone?.(file, summary.rowsRead - before);
     }
-    if (!deps.signal?.aborted) await flushLookups();
+    if (deliverer && deps.signal?.aborted) await (stopping ?? deliverer.abort(ABORT_GRACE_MS));
+    // After a stop the valid rows read but not yet looked up are recorded pending too (the deliverer
+    // abandons them), so the summary accounts for every valid row and `revimport retry` sends them.
+    await flushLookups();
     if (deliverer) {
-      if (deps.signal?.aborted) await deliverer.abort(10_000);
       const stats = await deliverer.close();
       summary.batches = stats.batches;
       summary.requests = stats.requests;
@@ -180,6 +197,7 @@ export async function runPipeline(
     }
     throw error;
   } finally {
+    deps.signal?.removeEventListener('abort', onAbort);
     await Promise.all(pendingWrites);
   }
 
@@ -196,6 +214,7 @@ function makeDeliverer(
   summary: Summary,
   totals: Totals,
   reject: (rejection: Rejection) => void,
+  settled: (items: Item[]) => void,
 ): Deliverer<Item> {
   const ledger = deps.ledger;
   // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
@@ -257,6 +276,7 @@ function makeDeliverer(
         summary.sent += items.length;
         for (const item of items) totals.add(item.record.conversionCurrency, item.record.conversionValue);
         hooks.onDelivered?.(items.length);
+        settled(items);
       },
       onRejected(items, info) {
         ledger?.ledger.markRejected(
@@ -264,11 +284,12 @@ function makeDeliverer(
           items.map((i) => ({ key: i.key, message: info.message })),
         );
         summary.rejected += items.length;
+        // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
+        // the status again printed "HTTP 422: HTTP 422: ..." (found by test/e2e/delivery.test.ts).
         for (const item of items) {
-          reject(
-            serverRejection(item, 'rejected', 'rejected by server', `HTTP ${info.status}: ${info.message}`),
-          );
+          reject(serverRejection(item, 'rejected', 'rejected by server', info.message));
         }
+        settled(items);
       },
       onFailed(items, info) {
         writeUnsent(items);
@@ -281,11 +302,13 @@ function makeDeliverer(
         for (const item of items) {
           reject(serverRejection(item, 'failed', 'delivery failed', `${info.reason}; kept for the next run`));
         }
+        settled(items);
       },
       onAbandoned(items) {
         // Not delivered before the stop: pending, so `revimport retry` or the next push sends them.
         writeUnsent(items);
         summary.pending += items.length;
+        settled(items);
       },
       onRequest: hooks.onRequest,
       onRetry: hooks.onRetry,
@@ -293,11 +316,39 @@ function makeDeliverer(
   });
 }
 
+/**
+ * The records resendOutstanding handed to the deliverer and not yet settled. The files are read only
+ * once they all are: while a resent batch is in flight its records are still `pending` in the ledger,
+ * so the file's copy of them was pushed again in a new batch under a new Idempotency-Key, and stored
+ * twice after a crash (found by test/e2e/crash.test.ts).
+ */
+class Resent {
+  readonly #items = new Set<Item>();
+  #idle: (() => void) | undefined;
+
+  add(item: Item): void {
+    this.#items.add(item);
+  }
+
+  settle(items: Item[]): void {
+    for (const item of items) this.#items.delete(item);
+    if (this.#items.size === 0) this.#idle?.();
+  }
+
+  idle(): Promise<void> {
+    if (this.#items.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#idle = resolve;
+    });
+  }
+}
+
 /** Failed and stale pending records of earlier runs go first, in their original batches (same key). */
 async function resendOutstanding(
   ledger: NonNullable<RunDeps['ledger']>,
   deliverer: Deliverer<Item>,
   summary: Summary,
+  resent: Resent,
 ): Promise<void> {
   const outstanding = ledger.ledger.outstanding(ledger.targetId, ledger.runId);
   let group: string | undefined;
@@ -306,14 +357,17 @@ async function resendOutstanding(
     group = entry.idempotencyKey;
     const record = JSON.parse(entry.payload) as ConversionRecord;
     summary.retried++;
-    await deliverer.push({
+    const item: Item = {
       record,
       key: entry.key,
       contentHash: entry.contentHash,
       row: undefined,
       file: '(ledger)',
       line: 0,
-    });
+    };
+    resent.add(item);
+    await deliverer.push(item);
   }
   if (outstanding.length > 0) await deliverer.flush();
+  await resent.idle();
 }

@@ -138,6 +138,13 @@ describe('CsvTokenizer', () => {
     expect(tokenize(b(''))).toEqual([]);
   });
 
+  it('names the same column in an oversized broken row however it is chunked (found by the property)', () => {
+    const bytes = Buffer.from([240, 159, 152, 128, 44, 34, 34, 97]); // 😀,""a
+    const whole = tokenize(bytes, { maxRecordBytes: 4 });
+    expect(tokenize(bytes, { maxRecordBytes: 4, cuts: [5] })).toEqual(whole);
+    expect(JSON.stringify(whole)).toContain('column 2');
+  });
+
   it('gives the same tokens however the bytes are chunked (property)', () => {
     const alphabet = fc.constantFrom('a', 'b', ',', ';', '"', '""', '\r', '\n', '\r\n', ' ', 'é', '😀');
     fc.assert(

@@ -1,0 +1,215 @@
+// The ledger and fault handling through the real CLI: re-runs, overlapping files, changed rows,
+// seeded server faults, a server refusing some elements, and 413 splitting; the receiver's store is
+// the oracle (every valid conversionId exactly once).
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import {
+  acceptedIds,
+  defaultValue,
+  expectedRecord,
+  pushEnv,
+  range,
+  repeats,
+  writeConfig,
+  writeExport,
+} from '../helpers/exports.js';
+
+const key = 'e2e-delivery-key-8c1d';
+
+let receiver: Receiver | undefined;
+let work: string;
+let state: string;
+let config: string;
+
+beforeEach(() => {
+  work = tempDir();
+  state = path.join(work, 'ledger.db');
+  config = writeConfig(work);
+});
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+async function start(options: ReceiverOptions = {}): Promise<Receiver> {
+  receiver = await startReceiver({ apiKey: key, ...options });
+  return receiver;
+}
+
+function push(file: string, ...flags: string[]) {
+  return runCli(['push', file, '-c', config, '--json', ...flags], {
+    cwd: work,
+    env: pushEnv(receiver!.url, key, state),
+  });
+}
+
+describe('the ledger across runs', () => {
+  it('a re-run of the same file sends nothing: every valid row is alreadySent', async () => {
+    const r = await start();
+    const file = writeExport(work, 'a.csv', { to: 120, invalid: [5, 60] });
+    const first = await push(file);
+    expect(first.code).toBe(1);
+    const s1 = JSON.parse(first.stdout);
+    expect([s1.valid, s1.invalid, s1.sent, s1.alreadySent]).toEqual([118, 2, 118, 0]);
+    expect(r.accepted.map((a) => a.record)).toEqual(
+      range(1, 120)
+        .filter((id) => id !== 5 && id !== 60)
+        .map((id) => expectedRecord(id)),
+    );
+    const requestsBefore = r.requests.length;
+
+    const again = await push(file);
+    expect(again.code).toBe(1);
+    const s2 = JSON.parse(again.stdout);
+    expect([s2.valid, s2.sent, s2.alreadySent, s2.requests, s2.retried]).toEqual([118, 0, 118, 0, 0]);
+    expect(r.requests).toHaveLength(requestsBefore);
+  });
+
+  it('an overlapping file (rows 1-600, then 301-900) sends only the new rows', async () => {
+    const r = await start();
+    const first = await push(writeExport(work, 'first.csv', { to: 600 }), '--batch-size', '200');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).sent).toBe(600);
+
+    const second = await push(writeExport(work, 'second.csv', { from: 301, to: 900 }), '--batch-size', '200');
+    expect(second.code).toBe(0);
+    const s = JSON.parse(second.stdout);
+    expect([s.rowsRead, s.valid, s.sent, s.alreadySent]).toEqual([600, 600, 300, 300]);
+    expect(acceptedIds(r.accepted)).toEqual(range(1, 900));
+    expect(r.accepted.find((a) => a.record.conversionId === '750')?.record).toEqual(expectedRecord(750));
+  });
+
+  it('a changed row is reported "changed since delivered", not sent (exit 1), and sent with --resend', async () => {
+    const r = await start();
+    const file = writeExport(work, 'a.csv', { to: 50 });
+    expect((await push(file)).code).toBe(0);
+    const changedValue = (id: number) => (id === 17 ? '999.99' : defaultValue(id));
+    const changed = writeExport(work, 'b.csv', { to: 50, valueFor: changedValue });
+
+    const second = await push(changed);
+    expect(second.code).toBe(1);
+    const s = JSON.parse(second.stdout);
+    expect([s.valid, s.sent, s.alreadySent, s.changed, s.requests]).toEqual([50, 0, 49, 1, 0]);
+    const group = s.errors.find((g: { reason: string }) => g.reason === 'changed since delivered');
+    expect(group.count).toBe(1);
+    expect(group.examples[0]).toMatchObject({ file: changed, line: 18, value: '17' });
+    expect(r.accepted).toHaveLength(50);
+
+    const third = await push(changed, '--resend');
+    expect(third.code).toBe(0);
+    const t = JSON.parse(third.stdout);
+    expect([t.sent, t.changed, t.alreadySent]).toEqual([50, 0, 0]);
+    const copies = r.accepted.filter((a) => a.record.conversionId === '17').map((a) => a.record);
+    expect(copies).toEqual([expectedRecord(17), expectedRecord(17, changedValue)]);
+  });
+});
+
+describe('seeded faults: every record exactly once', () => {
+  const faultFlags = ['--batch-size', '50', '--concurrency', '4', '--retries', '8', '--max-retry-time', '60'];
+
+  it.each([
+    {
+      name: 'honouring Idempotency-Key, with resets after accepting',
+      honourIdempotencyKey: true,
+      faults: { seed: 7, error5xx: 0.3, reset: 0.05, throttle429: 0.05, resetAfterAccept: 0.05 },
+    },
+    {
+      name: 'NOT honouring Idempotency-Key, faults before processing only',
+      honourIdempotencyKey: false,
+      faults: { seed: 11, error5xx: 0.3, reset: 0.05, throttle429: 0.05 },
+    },
+  ])('$name', async ({ honourIdempotencyKey, faults }) => {
+    const r = await start({ honourIdempotencyKey, faults });
+    const result = await push(writeExport(work, 'a.csv', { to: 1000, invalid: [10, 500] }), ...faultFlags);
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(1);
+    const s = JSON.parse(result.stdout);
+    const valid = range(1, 1000).filter((id) => id !== 10 && id !== 500);
+    expect([s.valid, s.sent, s.failed, s.pending, s.rejected]).toEqual([998, 998, 0, 0, 0]);
+    expect(acceptedIds(r.accepted)).toEqual(valid);
+    expect(repeats(r.accepted).size).toBe(0);
+    // The faults did happen: failed requests were retried.
+    const failedRequests = r.requests.filter((q) => q.status === 0 || q.status >= 429).length;
+    expect(failedRequests).toBeGreaterThan(5);
+    expect(s.requests).toBe(r.requests.length);
+    expect(s.requests).toBeGreaterThan(s.batches);
+    for (const id of [1, 333, 1000]) {
+      expect(r.accepted.find((a) => a.record.conversionId === String(id))?.record).toEqual(
+        expectedRecord(id),
+      );
+    }
+  });
+});
+
+describe('server refusals', () => {
+  it('a batch with bad elements delivers the good ones and rejects only the bad (rejects file, 0600)', async () => {
+    const r = await start({
+      validate: (record) => {
+        const id = String((record as { conversionId?: unknown }).conversionId);
+        return id.endsWith('7') ? `conversionId ${id} is not allowed` : undefined;
+      },
+    });
+    const file = writeExport(work, 'a.csv', { to: 200 });
+    const rejects = path.join(work, 'rejects.csv');
+    const result = await push(file, '--batch-size', '50', '--rejects', rejects);
+    expect(result.code).toBe(1);
+    const s = JSON.parse(result.stdout);
+    const bad = range(1, 200).filter((id) => id % 10 === 7);
+    expect([s.valid, s.sent, s.rejected, s.failed]).toEqual([200, 180, 20, 0]);
+    expect(acceptedIds(r.accepted)).toEqual(range(1, 200).filter((id) => id % 10 !== 7));
+
+    const group = s.errors.find((g: { reason: string }) => g.reason === 'rejected by server');
+    expect(group.count).toBe(20);
+    for (const example of group.examples) {
+      expect(example.message).toBe(
+        `HTTP 422: invalid elements: conversionId ${example.value} is not allowed`,
+      );
+      expect(example.line).toBe(Number(example.value) + 1);
+      expect(example.file).toBe(file);
+    }
+
+    expect(statSync(rejects).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(rejects, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('Order ID,Visitor ID,Amount,Currency,Time,_file,_line,_reason');
+    const rows = lines.slice(1).map((line) => line.split(','));
+    expect(rows.map((cells) => Number(cells[0])).sort((a, b) => a - b)).toEqual(bad);
+    for (const cells of rows) {
+      const id = Number(cells[0]);
+      expect(cells[5]).toBe(file);
+      expect(cells[6]).toBe(String(id + 1));
+      expect(cells.slice(7)).toEqual([
+        `(record): HTTP 422: invalid elements: conversionId ${id} is not allowed`,
+      ]);
+    }
+  });
+
+  it('413 (maxBatch 100, --batch-size 500): everything delivered; later batches are smaller', async () => {
+    const r = await start({ maxBatch: 100 });
+    const result = await push(
+      writeExport(work, 'a.csv', { to: 1500 }),
+      '--batch-size',
+      '500',
+      '--concurrency',
+      '1',
+    );
+    expect(result.code).toBe(0);
+    const s = JSON.parse(result.stdout);
+    expect([s.sent, s.rejected, s.failed]).toEqual([1500, 0, 0]);
+    expect(acceptedIds(r.accepted)).toEqual(range(1, 1500));
+    expect(s.requests).toBe(r.requests.length);
+    // The first body (500) is halved down to 63/62 (7 answers 413: 500, 250, 250, 125 x 4); every
+    // later batch is formed at the size that got through.
+    expect(r.requests[0]!.elements).toBe(500);
+    expect(r.requests.filter((q) => q.status === 413).map((q) => q.elements)).toEqual([
+      500, 250, 125, 125, 250, 125, 125,
+    ]);
+    const lastTooLarge = r.requests.findLastIndex((q) => q.status === 413);
+    const later = r.requests.slice(lastTooLarge + 1);
+    expect(later.every((q) => q.status === 200 && q.elements <= 63)).toBe(true);
+    // The last 125 went out as 63 + 62, then the 1000 rows left at 63 a batch.
+    expect(later.reduce((n, q) => n + q.elements, 0)).toBe(125 + 1000);
+  });
+});
