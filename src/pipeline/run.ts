@@ -3,18 +3,17 @@
 import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
-import type { SourceRow } from '../input/types.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { recordIdentity } from '../ledger/record-key.js';
 import { minorUnits } from '../record/currency.js';
-import type { ConversionRecord } from '../record/fields.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
-import { checkUrl } from '../transport/client.js';
-import { createDeliverer, type Deliverer } from '../transport/deliver.js';
 import { type CheckedRow, checkRows, headerMatcher } from './checked-rows.js';
+import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
+import type { Item } from './item.js';
+import { Resent, resendOutstanding } from './resend.js';
 
 export interface RunOptions {
   files: string[];
@@ -32,16 +31,6 @@ export interface RunDeps {
   signal?: AbortSignal;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
-}
-
-/** What the deliverer carries per record: the wire record and where it came from. */
-export interface Item {
-  record: ConversionRecord;
-  key: string;
-  contentHash: string;
-  row: SourceRow | undefined;
-  file: string;
-  line: number;
 }
 
 const LOOKUP_CHUNK = 512;
@@ -205,169 +194,4 @@ export async function runPipeline(
   summary.errors = errors.groups();
   summary.durationMs = Math.round(deps.now() - started);
   return summary;
-}
-
-function makeDeliverer(
-  settings: Settings,
-  deps: RunDeps,
-  hooks: PipelineHooks,
-  summary: Summary,
-  totals: Totals,
-  reject: (rejection: Rejection) => void,
-  settled: (items: Item[]) => void,
-): Deliverer<Item> {
-  const ledger = deps.ledger;
-  // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
-  const written = new WeakSet<Item>();
-  const writePending = (items: Item[], idempotencyKey: string) => {
-    ledger?.ledger.markPending(
-      ledger.targetId,
-      ledger.runId,
-      items.map((i) => ({
-        key: i.key,
-        contentHash: i.contentHash,
-        payload: JSON.stringify(i.record),
-        idempotencyKey,
-      })),
-      { resend: true },
-    );
-    for (const item of items) written.add(item);
-  };
-  // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
-  // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
-  const writeUnsent = (items: Item[]) => {
-    const unsent = items.filter((i) => !written.has(i));
-    if (unsent.length > 0) writePending(unsent, '');
-  };
-  const serverRejection = (
-    item: Item,
-    stage: 'rejected' | 'failed',
-    reason: string,
-    message: string,
-  ): Rejection => ({
-    file: item.file,
-    line: item.line,
-    stage,
-    row: item.row,
-    issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
-  });
-  return createDeliverer<Item>({
-    url: checkUrl(settings.baseUrl ?? '', settings.allowHttp),
-    apiKey: settings.apiKey ?? '',
-    userAgent: deps.userAgent,
-    batchSize: settings.batchSize,
-    concurrency: settings.concurrency,
-    retries: settings.retries,
-    maxRetryTimeMs: settings.maxRetryTimeMs,
-    timeoutMs: settings.timeoutMs,
-    ratePerSec: settings.ratePerSec,
-    baseDelayMs: deps.baseDelayMs,
-    now: deps.now,
-    hooks: {
-      beforeSend(items, idempotencyKey) {
-        writePending(items, idempotencyKey);
-      },
-      onDelivered(items, info) {
-        ledger?.ledger.markDelivered(
-          ledger.targetId,
-          items.map((i) => i.key),
-          info.idempotencyKey,
-        );
-        summary.sent += items.length;
-        for (const item of items) totals.add(item.record.conversionCurrency, item.record.conversionValue);
-        hooks.onDelivered?.(items.length);
-        settled(items);
-      },
-      onRejected(items, info) {
-        ledger?.ledger.markRejected(
-          ledger.targetId,
-          items.map((i) => ({ key: i.key, message: info.message })),
-        );
-        summary.rejected += items.length;
-        // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
-        // the status again printed "HTTP 422: HTTP 422: ..." (found by test/e2e/delivery.test.ts).
-        for (const item of items) {
-          reject(serverRejection(item, 'rejected', 'rejected by server', info.message));
-        }
-        settled(items);
-      },
-      onFailed(items, info) {
-        writeUnsent(items);
-        ledger?.ledger.markFailed(
-          ledger.targetId,
-          items.map((i) => i.key),
-          info.reason,
-        );
-        summary.failed += items.length;
-        for (const item of items) {
-          reject(serverRejection(item, 'failed', 'delivery failed', `${info.reason}; kept for the next run`));
-        }
-        settled(items);
-      },
-      onAbandoned(items) {
-        // Not delivered before the stop: pending, so `revimport retry` or the next push sends them.
-        writeUnsent(items);
-        summary.pending += items.length;
-        settled(items);
-      },
-      onRequest: hooks.onRequest,
-      onRetry: hooks.onRetry,
-    },
-  });
-}
-
-/**
- * The records resendOutstanding handed to the deliverer and not yet settled. The files are read only
- * once they all are: while a resent batch is in flight its records are still `pending` in the ledger,
- * so the file's copy of them was pushed again in a new batch under a new Idempotency-Key, and stored
- * twice after a crash (found by test/e2e/crash.test.ts).
- */
-class Resent {
-  readonly #items = new Set<Item>();
-  #idle: (() => void) | undefined;
-
-  add(item: Item): void {
-    this.#items.add(item);
-  }
-
-  settle(items: Item[]): void {
-    for (const item of items) this.#items.delete(item);
-    if (this.#items.size === 0) this.#idle?.();
-  }
-
-  idle(): Promise<void> {
-    if (this.#items.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#idle = resolve;
-    });
-  }
-}
-
-/** Failed and stale pending records of earlier runs go first, in their original batches (same key). */
-async function resendOutstanding(
-  ledger: NonNullable<RunDeps['ledger']>,
-  deliverer: Deliverer<Item>,
-  summary: Summary,
-  resent: Resent,
-): Promise<void> {
-  const outstanding = ledger.ledger.outstanding(ledger.targetId, ledger.runId);
-  let group: string | undefined;
-  for (const entry of outstanding) {
-    if (group !== undefined && entry.idempotencyKey !== group) await deliverer.flush();
-    group = entry.idempotencyKey;
-    const record = JSON.parse(entry.payload) as ConversionRecord;
-    summary.retried++;
-    const item: Item = {
-      record,
-      key: entry.key,
-      contentHash: entry.contentHash,
-      row: undefined,
-      file: '(ledger)',
-      line: 0,
-    };
-    resent.add(item);
-    await deliverer.push(item);
-  }
-  if (outstanding.length > 0) await deliverer.flush();
-  await resent.idle();
 }

@@ -1,0 +1,119 @@
+// The deliverer as the pipeline uses it: every outcome of a batch is written to the ledger (pending
+// before the request, then delivered, rejected or failed), counted in the summary and reported.
+import type { Settings } from '../config/settings.js';
+import type { Rejection } from '../report/rejection.js';
+import type { Summary, Totals } from '../report/summary.js';
+import { checkUrl } from '../transport/client.js';
+import { createDeliverer, type Deliverer } from '../transport/deliver.js';
+import type { PipelineHooks } from './hooks.js';
+import type { Item } from './item.js';
+import type { RunDeps } from './run.js';
+
+export function makeDeliverer(
+  settings: Settings,
+  deps: RunDeps,
+  hooks: PipelineHooks,
+  summary: Summary,
+  totals: Totals,
+  reject: (rejection: Rejection) => void,
+  settled: (items: Item[]) => void,
+): Deliverer<Item> {
+  const ledger = deps.ledger;
+  // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
+  const written = new WeakSet<Item>();
+  const writePending = (items: Item[], idempotencyKey: string) => {
+    ledger?.ledger.markPending(
+      ledger.targetId,
+      ledger.runId,
+      items.map((i) => ({
+        key: i.key,
+        contentHash: i.contentHash,
+        payload: JSON.stringify(i.record),
+        idempotencyKey,
+      })),
+      { resend: true },
+    );
+    for (const item of items) written.add(item);
+  };
+  // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
+  // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
+  const writeUnsent = (items: Item[]) => {
+    const unsent = items.filter((i) => !written.has(i));
+    if (unsent.length > 0) writePending(unsent, '');
+  };
+  const serverRejection = (
+    item: Item,
+    stage: 'rejected' | 'failed',
+    reason: string,
+    message: string,
+  ): Rejection => ({
+    file: item.file,
+    line: item.line,
+    stage,
+    row: item.row,
+    issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
+  });
+  return createDeliverer<Item>({
+    url: checkUrl(settings.baseUrl ?? '', settings.allowHttp),
+    apiKey: settings.apiKey ?? '',
+    userAgent: deps.userAgent,
+    batchSize: settings.batchSize,
+    concurrency: settings.concurrency,
+    retries: settings.retries,
+    maxRetryTimeMs: settings.maxRetryTimeMs,
+    timeoutMs: settings.timeoutMs,
+    ratePerSec: settings.ratePerSec,
+    baseDelayMs: deps.baseDelayMs,
+    now: deps.now,
+    hooks: {
+      beforeSend(items, idempotencyKey) {
+        writePending(items, idempotencyKey);
+      },
+      onDelivered(items, info) {
+        ledger?.ledger.markDelivered(
+          ledger.targetId,
+          items.map((i) => i.key),
+          info.idempotencyKey,
+        );
+        summary.sent += items.length;
+        for (const item of items) totals.add(item.record.conversionCurrency, item.record.conversionValue);
+        hooks.onDelivered?.(items.length);
+        settled(items);
+      },
+      onRejected(items, info) {
+        ledger?.ledger.markRejected(
+          ledger.targetId,
+          items.map((i) => ({ key: i.key, message: info.message })),
+        );
+        summary.rejected += items.length;
+        // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
+        // the status again printed "HTTP 422: HTTP 422: ..." (found by test/e2e/delivery.test.ts).
+        for (const item of items) {
+          reject(serverRejection(item, 'rejected', 'rejected by server', info.message));
+        }
+        settled(items);
+      },
+      onFailed(items, info) {
+        writeUnsent(items);
+        ledger?.ledger.markFailed(
+          ledger.targetId,
+          items.map((i) => i.key),
+          info.reason,
+        );
+        summary.failed += items.length;
+        for (const item of items) {
+          reject(serverRejection(item, 'failed', 'delivery failed', `${info.reason}; kept for the next run`));
+        }
+        settled(items);
+      },
+      onAbandoned(items) {
+        // Not delivered before the stop: pending, so `revimport retry` or the next push sends them.
+        writeUnsent(items);
+        summary.pending += items.length;
+        settled(items);
+      },
+      onRequest: hooks.onRequest,
+      onRetry: hooks.onRetry,
+    },
+  });
+}

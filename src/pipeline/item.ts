@@ -1,0 +1,13 @@
+// What the pipeline hands the deliverer per record: the wire record, its ledger identity and provenance.
+import type { SourceRow } from '../input/types.js';
+import type { ConversionRecord } from '../record/fields.js';
+
+/** What the deliverer carries per record: the wire record and where it came from. */
+export interface Item {
+  record: ConversionRecord;
+  key: string;
+  contentHash: string;
+  row: SourceRow | undefined;
+  file: string;
+  line: number;
+}
