@@ -1,0 +1,97 @@
+// Turns the per-round measurements into the figures the issue asks for (rows/s, wall, peak RSS, median
+// of per-round ratios, each target held or not) and renders them as a text table.
+import { median } from './measure.js';
+
+const MiB = 1024;
+
+/** [numerator, denominator, limit, what] per target; a program absent from the run skips its targets. */
+const targets = [
+  ['push', 'naive', 0.75, 'push wall <= 0.75 x naive'],
+  ['push', 'ceiling', 1.5, 'push wall <= 1.5 x ceiling'],
+  ['check', 'ceiling', 1.2, '--check wall <= 1.2 x ceiling'],
+  ['rerun', 'ceiling', 1.2, 'push again (all sent) <= 1.2 x ceiling'],
+  ['prefilled', 'push', 1.2, 'push with prefilled ledger <= 1.2 x empty ledger'],
+];
+const RSS_LIMIT_MIB = 150;
+
+export function summarize(runs, rows, prefill) {
+  const programs = {};
+  for (const [name, list] of Object.entries(runs)) {
+    const wallMs = median(list.map((r) => r.wallMs));
+    programs[name] = {
+      rowsPerSec: Math.round(rows / (wallMs / 1000)),
+      wallMs: Math.round(wallMs),
+      wallMsMin: Math.round(Math.min(...list.map((r) => r.wallMs))),
+      wallMsMax: Math.round(Math.max(...list.map((r) => r.wallMs))),
+      cpuMs: Math.round(median(list.map((r) => r.cpuMs))),
+      peakRssMiB: Math.round(Math.max(...list.map((r) => r.maxRssKiB)) / MiB),
+      rounds: list.map((r) => ({
+        wallMs: Math.round(r.wallMs),
+        maxRssKiB: r.maxRssKiB,
+        cpuMs: Math.round(r.cpuMs),
+      })),
+    };
+  }
+  const ratios = {};
+  const checks = [];
+  for (const [a, b, limit, what] of targets) {
+    if (!runs[a] || !runs[b]) continue;
+    const perRound = runs[a].map((r, i) => r.wallMs / runs[b][i].wallMs);
+    const value = median(perRound);
+    const key = `${a}/${b}`;
+    ratios[key] = { median: round3(value), perRound: perRound.map(round3) };
+    checks.push({ target: what, value: round3(value), limit, holds: value <= limit });
+  }
+  for (const name of ['push', 'check', 'rerun', 'prefilled']) {
+    if (!programs[name]) continue;
+    const peak = programs[name].peakRssMiB;
+    checks.push({
+      target: `${name} peak RSS <= ${RSS_LIMIT_MIB} MiB`,
+      value: peak,
+      limit: RSS_LIMIT_MIB,
+      holds: peak <= RSS_LIMIT_MIB,
+    });
+  }
+  return { programs, ratios, targets: checks, ...(prefill ? { prefilledRecords: prefill } : {}) };
+}
+
+const labels = {
+  ceiling: 'csv-parse ceiling',
+  naive: 'naive script',
+  push: 'revimport push',
+  rerun: 'push again (all sent)',
+  check: 'push --check',
+  prefilled: 'push, prefilled ledger',
+};
+
+export function formatTable(result) {
+  const lines = [];
+  lines.push(
+    `${result.rows} rows, ${(result.bytes / 2 ** 20).toFixed(1)} MiB, ${result.rounds} rounds, ` +
+      `${result.machine.cpus} CPUs, Node ${result.machine.node}${result.prefill ? `, prefill ${result.prefill}` : ''}`,
+  );
+  lines.push('');
+  lines.push('| program | rows/s | wall s (median) | min-max s | CPU s | peak RSS MiB |');
+  lines.push('|---|---:|---:|---:|---:|---:|');
+  for (const [name, p] of Object.entries(result.programs)) {
+    lines.push(
+      `| ${labels[name] ?? name} | ${p.rowsPerSec.toLocaleString('en-US')} | ${(p.wallMs / 1000).toFixed(2)} | ` +
+        `${(p.wallMsMin / 1000).toFixed(2)}-${(p.wallMsMax / 1000).toFixed(2)} | ${(p.cpuMs / 1000).toFixed(2)} | ${p.peakRssMiB} |`,
+    );
+  }
+  lines.push('');
+  lines.push('| target | measured | limit | holds |');
+  lines.push('|---|---:|---:|---|');
+  for (const t of result.targets)
+    lines.push(`| ${t.target} | ${t.value} | ${t.limit} | ${t.holds ? 'yes' : 'NO'} |`);
+  if (result.startup) {
+    lines.push('');
+    lines.push('| startup | median ms | limit |');
+    lines.push('|---|---:|---:|');
+    for (const [name, ms] of Object.entries(result.startup))
+      lines.push(`| ${name} | ${ms} | ${name.startsWith('node') ? '' : 150} |`);
+  }
+  return lines.join('\n');
+}
+
+const round3 = (v) => Math.round(v * 1000) / 1000;

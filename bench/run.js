@@ -1,0 +1,216 @@
+// `npm run bench`: revimport against the csv-parse ceiling and the naive script, side by side in one run,
+// alternating over several rounds; prints a table and writes bench/results/latest.json.
+// Flags: --rows N (1000000) --rounds R (3) --prefill M --programs a,b --startup --cpu-prof
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureData } from './generate.js';
+import { measure } from './measure.js';
+import { copyPrefilled, ensurePrefilled, removeLedger } from './prefill.js';
+import { formatTable, summarize } from './report.js';
+import { measureStartup } from './startup.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const benchDir = path.join(root, 'bench');
+const dataDir = path.join(benchDir, '.data');
+const workDir = path.join(dataDir, 'work');
+const cli = path.join(root, 'bin', 'revimport.js');
+const apiKey = 'bench-key-not-a-secret';
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '3' },
+    prefill: { type: 'string' },
+    programs: { type: 'string' },
+    startup: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+const rows = Number(values.rows);
+const rounds = Number(values.rounds);
+const prefill = values.prefill === undefined ? 0 : Number(values.prefill);
+if (!Number.isInteger(rows) || rows < 1) throw new Error(`--rows: not a positive integer: ${values.rows}`);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds: not a positive integer: ${values.rounds}`);
+if (!Number.isInteger(prefill) || prefill < 0)
+  throw new Error(`--prefill: not an integer: ${values.prefill}`);
+
+ensureBuilt();
+mkdirSync(workDir, { recursive: true });
+const { startReceiver } = await import('../dist/testing/receiver.js');
+
+log(`data: ${rows} rows`);
+const data = ensureData(dataDir, rows);
+log(`  ${data.file} (${(data.bytes / 2 ** 20).toFixed(1)} MiB, ${data.reused ? 'reused' : 'generated'})`);
+const prefilled = prefill > 0 ? await ensurePrefilled(dataDir, prefill, apiKey, log) : undefined;
+
+// The receiver keeps every request and record; the benchmark needs only counts, so it empties them as it
+// goes (idempotency storage off: it would keep every body).
+let delivered = 0;
+let receiver;
+receiver = await startReceiver({
+  apiKey,
+  honourIdempotencyKey: false,
+  onRequest(request) {
+    if (request.status === 200) delivered += request.elements;
+    receiver.requests.length = 0;
+    receiver.accepted.length = 0;
+  },
+});
+
+const ledgerFile = path.join(workDir, 'ledger.db');
+const prefilledLedger = path.join(workDir, 'ledger-prefilled.db');
+const rejectsFile = path.join(workDir, 'rejects.csv');
+const cpuProf = values['cpu-prof'];
+const profDir = path.join(dataDir, 'profiles');
+const push = (ledger, extra = []) => ({
+  script: cli,
+  args: [
+    'push',
+    data.file,
+    '-c',
+    data.config,
+    '--base-url',
+    receiver.url,
+    '--state',
+    ledger,
+    ...extra,
+    '--json',
+  ],
+  env: { REVIMPORT_API_KEY: apiKey },
+  nodeArgs: cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+});
+
+/** The programs, in the order of the first round; later rounds rotate it (push-again stays after push). */
+const allPrograms = [
+  {
+    name: 'ceiling',
+    label: 'csv-parse ceiling',
+    spec: () => ({ script: path.join(benchDir, 'peers', 'ceiling.js'), args: [data.file] }),
+  },
+  {
+    name: 'naive',
+    label: 'naive script',
+    spec: () => ({
+      script: path.join(benchDir, 'peers', 'naive.js'),
+      args: [data.file, receiver.url],
+      env: { REVIMPORT_API_KEY: apiKey },
+    }),
+    expectDelivered: rows,
+  },
+  {
+    name: 'push',
+    label: 'revimport push',
+    before: () => removeLedger(ledgerFile),
+    spec: () => push(ledgerFile, ['--rejects', rejectsFile]),
+    check: (s) => s.sent === s.valid && s.rowsRead === rows,
+  },
+  {
+    name: 'rerun',
+    label: 'push again (all sent)',
+    spec: () => push(ledgerFile),
+    check: (s) => s.alreadySent === s.valid && s.sent === 0,
+  },
+  {
+    name: 'check',
+    label: 'revimport push --check',
+    spec: () => ({ ...push(ledgerFile, ['--check']) }),
+    check: (s) => s.rowsRead === rows,
+  },
+];
+if (prefilled) {
+  allPrograms.push({
+    name: 'prefilled',
+    label: `push, ${prefill} in ledger`,
+    before: () => copyPrefilled(prefilled, prefilledLedger, receiver.url),
+    spec: () => push(prefilledLedger, ['--rejects', rejectsFile]),
+    check: (s) => s.sent === s.valid && s.rowsRead === rows,
+  });
+}
+const wanted = values.programs?.split(',').map((s) => s.trim());
+const programs = wanted ? allPrograms.filter((p) => wanted.includes(p.name)) : allPrograms;
+if (wanted?.includes('rerun') && !wanted.includes('push')) throw new Error('--programs: rerun needs push');
+
+const runs = Object.fromEntries(programs.map((p) => [p.name, []]));
+for (let round = 0; round < rounds; round++) {
+  for (const program of rotate(programs, round)) {
+    program.before?.();
+    delivered = 0;
+    const result = await measure({ cwd: workDir, ...program.spec() });
+    const summary = parseSummary(result.stdout);
+    const ok = result.code === 0 || (result.code === 1 && summary?.invalid > 0);
+    if (!ok || (program.check && !program.check(summary ?? {}))) {
+      log(`${program.name}: exit ${result.code}\n${result.stdout.slice(0, 2000)}\n${result.stderr}`);
+      throw new Error(`${program.name} did not do its work in round ${round + 1}`);
+    }
+    const expected = program.expectDelivered ?? summary?.sent;
+    if (expected !== undefined && delivered !== expected) {
+      throw new Error(`${program.name}: the receiver got ${delivered} records, expected ${expected}`);
+    }
+    runs[program.name].push({ wallMs: result.wallMs, maxRssKiB: result.maxRssKiB, cpuMs: result.cpuMs });
+    log(
+      `round ${round + 1} ${program.name.padEnd(9)} ${(result.wallMs / 1000).toFixed(2)} s  ` +
+        `${(result.maxRssKiB / 1024).toFixed(0)} MiB  cpu ${(result.cpuMs / 1000).toFixed(2)} s`,
+    );
+  }
+}
+await receiver.close();
+
+const startup = values.startup ? await measureStartup(cli, workDir) : undefined;
+const result = {
+  date: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model,
+    memMiB: Math.round(totalmem() / 2 ** 20),
+    node: process.version,
+  },
+  rows,
+  rounds,
+  prefill,
+  bytes: data.bytes,
+  ...summarize(runs, rows, prefill),
+  ...(startup ? { startup } : {}),
+};
+process.stdout.write(`${formatTable(result)}\n`);
+mkdirSync(path.join(benchDir, 'results'), { recursive: true });
+writeFileSync(path.join(benchDir, 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+log('written: bench/results/latest.json');
+
+function ensureBuilt() {
+  if (
+    existsSync(path.join(root, 'dist', 'testing', 'receiver.js')) &&
+    existsSync(path.join(root, 'dist', 'cli', 'main.js'))
+  )
+    return;
+  log('dist/ is missing: running npm run build');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    log('bench: the build failed; fix it (npm run build) and run the benchmark again');
+    process.exit(2);
+  }
+}
+
+function rotate(list, round) {
+  // push-again must follow push: rotate the list as a whole, then move rerun right after push.
+  const shift = round % list.length;
+  const turned = [...list.slice(shift), ...list.slice(0, shift)];
+  const rerun = turned.findIndex((p) => p.name === 'rerun');
+  if (rerun < 0) return turned;
+  const [item] = turned.splice(rerun, 1);
+  turned.splice(turned.findIndex((p) => p.name === 'push') + 1, 0, item);
+  return turned;
+}
+
+function parseSummary(stdout) {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
