@@ -17,6 +17,7 @@ export function makeDeliverer(
   totals: Totals,
   reject: (rejection: Rejection) => void,
   settled: (items: Item[]) => void,
+  resend: boolean,
 ): Deliverer<Item> {
   const ledger = deps.ledger;
   // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
@@ -31,7 +32,8 @@ export function makeDeliverer(
         payload: JSON.stringify(i.record),
         idempotencyKey,
       })),
-      { resend: true },
+      // Only --resend may turn a delivered record back into pending: the ledger's guard stays on otherwise.
+      { resend },
     );
     for (const item of items) written.add(item);
   };

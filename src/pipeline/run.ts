@@ -60,7 +60,16 @@ export async function runPipeline(
   const resent = new Resent();
   const deliverer = options.check
     ? undefined
-    : makeDeliverer(settings, deps, hooks, summary, deliveredTotals, reject, (items) => resent.settle(items));
+    : makeDeliverer(
+        settings,
+        deps,
+        hooks,
+        summary,
+        deliveredTotals,
+        reject,
+        (items) => resent.settle(items),
+        options.resend,
+      );
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
