@@ -24,7 +24,8 @@ export function renderSummary(summary: Summary): string {
   } else {
     lines.push(
       `${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid` +
-        (summary.duplicates ? ` (${summary.duplicates} duplicates)` : ''),
+        (summary.duplicates ? ` (${summary.duplicates} duplicates)` : '') +
+        (summary.skipped ? `, ${summary.skipped} dropped by transform` : ''),
     );
     lines.push(
       `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +

@@ -86,10 +86,14 @@ export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatche
   return Object.assign(matches, { expected: expected || 'a non-blank row' });
 }
 
-export async function* checkRows(
-  rows: AsyncIterable<SourceRow>,
-  options: CheckOptions,
-): AsyncGenerator<CheckedRow> {
+/** What one row became: a record, a rejection, `folded` into the row above, or `dropped` by the transform. */
+export type RowOutcome = CheckedRow | 'folded' | 'dropped';
+
+/**
+ * The checking stage as a plain function per row (no async generator per row: on a million rows the
+ * promise and microtask of each yield cost more than the checks).
+ */
+export function createRowChecker(options: CheckOptions): (row: SourceRow) => RowOutcome {
   const files = new Map<SourceInfo, FileState>();
   const seen = new SeenIds();
   const configuredPreset = resolvePreset(options.mapping);
@@ -119,41 +123,36 @@ export async function* checkRows(
     return state;
   };
 
-  for await (const row of rows) {
+  return (row) => {
     if (row.kind === 'malformed') {
-      yield invalid(row, [
+      return invalid(row, [
         { column: '(row)', value: row.raw.slice(0, 200), reason: row.reason, message: row.message },
       ]);
-      continue;
     }
     const state = stateFor(row);
     const { bound, validator } = state;
     if (bound.foldIndex !== undefined && row.kind === 'csv') {
       // Shopify writes one row per line item; the order's own fields are on its first row only.
       const key = row.cells[bound.foldIndex]?.trim();
-      if (key && key === state.lastFoldKey) continue;
+      if (key && key === state.lastFoldKey) return 'folded';
       state.lastFoldKey = key;
     }
     let candidate = validator.candidate(row);
     if (options.transform) {
       const result = applyTransform(options.transform, candidate, row);
-      if (result === null) continue;
+      if (result === null) return 'dropped';
       if ('error' in result) {
-        yield invalid(row, [
+        return invalid(row, [
           { column: '(transform)', value: '', reason: 'transform failed', message: result.error },
         ]);
-        continue;
       }
       candidate = result.candidate;
     }
     const checked = validator.check(candidate);
-    if (!checked.ok) {
-      yield invalid(row, checked.issues);
-      continue;
-    }
+    if (!checked.ok) return invalid(row, checked.issues);
     const id = checked.record.conversionId;
     if (id !== undefined && !seen.add(id)) {
-      yield {
+      return {
         ...invalid(row, [
           {
             column: bound.fields.conversionId.column,
@@ -164,9 +163,20 @@ export async function* checkRows(
         ]),
         duplicate: true,
       };
-      continue;
     }
-    yield { ok: true, record: checked.record, row };
+    return { ok: true, record: checked.record, row };
+  };
+}
+
+/** The checking stage as an async iterable, for callers that want one (init); folded and dropped rows are left out. */
+export async function* checkRows(
+  rows: AsyncIterable<SourceRow>,
+  options: CheckOptions,
+): AsyncGenerator<CheckedRow> {
+  const check = createRowChecker(options);
+  for await (const row of rows) {
+    const outcome = check(row);
+    if (outcome !== 'folded' && outcome !== 'dropped') yield outcome;
   }
 }
 

@@ -9,7 +9,7 @@ import { minorUnits } from '../record/currency.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
-import { type CheckedRow, checkRows, headerMatcher } from './checked-rows.js';
+import { createRowChecker, headerMatcher } from './checked-rows.js';
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
@@ -139,7 +139,7 @@ export async function runPipeline(
         signal: deps.signal,
         onWarning: (message: string) => hooks.onWarning?.(`${file}: ${message}`),
       });
-      const checked = checkRows(rows, {
+      const check = createRowChecker({
         mapping: settings.mapping,
         transform: settings.transform,
         timezone: settings.timezone,
@@ -150,9 +150,12 @@ export async function runPipeline(
           hooks.onPreset?.(f, preset);
         },
       });
-      for await (const result of checked as AsyncIterable<CheckedRow>) {
+      for await (const row of rows) {
+        const result = check(row);
+        if (result === 'folded') continue;
         summary.rowsRead++;
-        if (!result.ok) {
+        if (result === 'dropped') summary.skipped++;
+        else if (!result.ok) {
           summary.invalid++;
           if (result.duplicate) summary.duplicates++;
           reject(result.rejection);

@@ -24,6 +24,8 @@ export interface Summary {
   sent: number;
   /** Records the server refused (4xx) in this run. */
   rejected: number;
+  /** Rows the config's `transform` dropped (it returned null). */
+  skipped: number;
   /** Rows invalid because their conversionId was already on a valid row earlier in the run. */
   duplicates: number;
   /** Valid rows already delivered to this target by an earlier run: skipped. */
@@ -109,6 +111,7 @@ export function emptySummary(check: boolean): Summary {
     rowsRead: 0,
     valid: 0,
     invalid: 0,
+    skipped: 0,
     sent: 0,
     rejected: 0,
     duplicates: 0,

@@ -133,6 +133,8 @@ export function transform(row) {
     const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check', '--json'], { cwd });
     const summary = JSON.parse(result.stdout);
     expect(summary.valid).toBe(4);
+    expect(summary.skipped).toBe(1);
+    expect(summary.rowsRead).toBe(summary.valid + summary.invalid + summary.skipped);
     const push = await runCli(
       [
         'push',

@@ -104,6 +104,7 @@ export const summaryKeys = [
   'rowsRead',
   'valid',
   'invalid',
+  'skipped',
   'sent',
   'rejected',
   'duplicates',
