@@ -1,8 +1,8 @@
 // Spawns the real CLI (bin/revimport.js) asynchronously, so an in-process receiver can answer it.
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startCli } from './spawn.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 export const bin = path.join(root, 'bin/revimport.js');
@@ -35,25 +35,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: options.cwd ?? root,
-      env: cleanEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
-    else child.stdin.end();
-  });
+  return startCli(args, options).done;
 }
 
 export function tempDir(prefix = 'revimport-test-'): string {

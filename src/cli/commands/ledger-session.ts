@@ -47,31 +47,22 @@ export async function withLedger(
   }
 }
 
+/** The counts a run records in the ledger's runs table (`revimport history`). */
+const countKeys = [
+  'rowsRead',
+  'valid',
+  'invalid',
+  'skipped',
+  'sent',
+  'rejected',
+  'duplicates',
+  'alreadySent',
+  'changed',
+  'retried',
+  'failed',
+  'pending',
+] as const;
+
 function countsOf(summary: Summary): Record<string, number> {
-  const {
-    rowsRead,
-    valid,
-    invalid,
-    sent,
-    rejected,
-    duplicates,
-    alreadySent,
-    changed,
-    retried,
-    failed,
-    pending,
-  } = summary;
-  return {
-    rowsRead,
-    valid,
-    invalid,
-    sent,
-    rejected,
-    duplicates,
-    alreadySent,
-    changed,
-    retried,
-    failed,
-    pending,
-  };
+  return Object.fromEntries(countKeys.map((key) => [key, summary[key]]));
 }
