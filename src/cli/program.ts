@@ -43,6 +43,15 @@ export function createProgram(context: CommandContext): Command {
     .description('Import conversion exports (CSV, JSON lines) into a CRM through POST {baseUrl}/api/revenues')
     .version(version, '-V, --version')
     .showHelpAfterError('(run revimport --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 all delivered (or already delivered) · 1 some rows invalid or refused · 2 usage or config
+error, nothing sent · 3 API key refused · 4 delivery failed, records kept for the next run · 5 another
+run holds the ledger · 70 internal error · 130/143 stopped by SIGINT/SIGTERM
+
+Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path)`,
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => context.io.stdout.write(text),
