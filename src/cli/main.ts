@@ -47,7 +47,7 @@ export async function run(): Promise<void> {
   // `once`: a second Ctrl-C gets Node's default handling and ends the process at once.
   const onSignal = (code: number) => () => {
     signalCode = code;
-    controller.abort();
+    controller.abort(code);
   };
   process.once('SIGINT', onSignal(ExitCode.interrupted));
   process.once('SIGTERM', onSignal(ExitCode.terminated));

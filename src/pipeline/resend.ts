@@ -33,7 +33,11 @@ export class Resent {
   }
 }
 
-/** Failed and stale pending records of earlier runs go first, in their original batches (same key). */
+/**
+ * Failed and stale pending records of earlier runs go first. A group that went out under one
+ * Idempotency-Key is resent as exactly that body (whatever --batch-size is now), so a server that
+ * honours the key sees a repeat, not new records. Records never sent (no key) are batched as usual.
+ */
 export async function resendOutstanding(
   ledger: NonNullable<RunDeps['ledger']>,
   deliverer: Deliverer<Item>,
@@ -41,23 +45,32 @@ export async function resendOutstanding(
   resent: Resent,
 ): Promise<void> {
   const outstanding = ledger.ledger.outstanding(ledger.targetId, ledger.runId);
-  let group: string | undefined;
+  let group: Item[] = [];
+  let groupKey: string | undefined;
+  const sendGroup = async () => {
+    if (group.length > 0 && groupKey) await deliverer.pushBody(group);
+    group = [];
+  };
   for (const entry of outstanding) {
-    if (group !== undefined && entry.idempotencyKey !== group) await deliverer.flush();
-    group = entry.idempotencyKey;
-    const record = JSON.parse(entry.payload) as ConversionRecord;
-    summary.retried++;
     const item: Item = {
-      record,
+      record: JSON.parse(entry.payload) as ConversionRecord,
       key: entry.key,
       contentHash: entry.contentHash,
       row: undefined,
       file: '(ledger)',
       line: 0,
     };
+    summary.retried++;
     resent.add(item);
-    await deliverer.push(item);
+    if (!entry.idempotencyKey) {
+      await deliverer.push(item);
+      continue;
+    }
+    if (entry.idempotencyKey !== groupKey) await sendGroup();
+    groupKey = entry.idempotencyKey;
+    group.push(item);
   }
-  if (outstanding.length > 0) await deliverer.flush();
+  await sendGroup();
+  await deliverer.flush();
   await resent.idle();
 }

@@ -125,6 +125,18 @@ export async function runPipeline(
     if (deliverer && ledger) await resendOutstanding(ledger, deliverer, summary, resent);
 
     const isHeader = headerMatcher(settings.mapping);
+    // One checker for the whole run: a conversionId repeated in a later file is a duplicate too.
+    const check = createRowChecker({
+      mapping: settings.mapping,
+      transform: settings.transform,
+      timezone: settings.timezone,
+      currency: settings.currency,
+      allowNegative: settings.allowNegative,
+      onPreset: (f, preset) => {
+        summary.presets[f] = preset;
+        hooks.onPreset?.(f, preset);
+      },
+    });
     for (const file of options.files) {
       if (deps.signal?.aborted) break;
       hooks.onFileStart?.(file);
@@ -138,17 +150,6 @@ export async function runPipeline(
         stdin: deps.stdin,
         signal: deps.signal,
         onWarning: (message: string) => hooks.onWarning?.(`${file}: ${message}`),
-      });
-      const check = createRowChecker({
-        mapping: settings.mapping,
-        transform: settings.transform,
-        timezone: settings.timezone,
-        currency: settings.currency,
-        allowNegative: settings.allowNegative,
-        onPreset: (f, preset) => {
-          summary.presets[f] = preset;
-          hooks.onPreset?.(f, preset);
-        },
       });
       for await (const row of rows) {
         const result = check(row);
@@ -193,17 +194,40 @@ export async function runPipeline(
       summary.requests = stats.requests;
     }
   } catch (error) {
-    if (deliverer && error instanceof AuthError) {
-      await deliverer.abort(0).catch(() => undefined);
+    // Whatever ends the run (a refused key, a later file that cannot be read), the requests in flight
+    // finish and are recorded, the rest is written pending: the ledger is closed only after that.
+    if (deliverer) {
+      const grace = error instanceof AuthError ? 0 : ABORT_GRACE_MS;
+      const stats = await (stopping ?? deliverer.abort(grace)).then(
+        () => deliverer.stats,
+        () => deliverer.stats,
+      );
+      summary.batches = stats.batches;
+      summary.requests = stats.requests;
     }
-    throw error;
+    await Promise.all(pendingWrites).catch(() => undefined);
+    throw attachSummary(error, finalize());
   } finally {
     deps.signal?.removeEventListener('abort', onAbort);
     await Promise.all(pendingWrites);
   }
 
-  summary.totals = options.check ? validTotals.toJSON() : deliveredTotals.toJSON();
-  summary.errors = errors.groups();
-  summary.durationMs = Math.round(deps.now() - started);
-  return summary;
+  return finalize();
+
+  function finalize(): Summary {
+    summary.totals = options.check ? validTotals.toJSON() : deliveredTotals.toJSON();
+    summary.errors = errors.groups();
+    summary.durationMs = Math.round(deps.now() - started);
+    return summary;
+  }
+}
+
+/** An error that ended a run carries what the run did until then, for the summary and the ledger. */
+export interface ErrorWithSummary {
+  summary?: Summary;
+}
+
+function attachSummary(error: unknown, summary: Summary): unknown {
+  if (error instanceof Error) (error as Error & ErrorWithSummary).summary = summary;
+  return error;
 }

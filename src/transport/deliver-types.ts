@@ -99,6 +99,11 @@ export interface Deliverer<T> {
    * Resending a ledger group this way rebuilds its original body, hence its original Idempotency-Key.
    */
   flush(): Promise<void>;
+  /**
+   * Send exactly these records as one body (after the batch being filled), ignoring the batch size and
+   * byte cap: a resend of a body sent before gets the same bytes, hence the same Idempotency-Key.
+   */
+  pushBody(items: T[]): Promise<void>;
   /** Send the last batch and wait for everything. Rejects with AuthError (or a hook's error) when the run stopped. */
   close(): Promise<DeliveryStats>;
   /** Stop sending; let in-flight requests finish within graceMs, then cancel them; abandon the rest. */

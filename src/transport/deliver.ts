@@ -208,6 +208,27 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
       return room();
     },
 
+    pushBody(items) {
+      if (stopError) return Promise.reject(stopError);
+      const parts = items.map((item) => {
+        const json = JSON.stringify(item.record);
+        return { item, json, bytes: Buffer.byteLength(json) };
+      });
+      if (aborting) {
+        outcomes.abandoned(parts);
+        return Promise.resolve();
+      }
+      if (closed) return Promise.reject(new Error('pushBody() after close()'));
+      if (parts.length === 0) return room();
+      // Exactly these records, in this order, as one body whatever the batch size: the same bytes as
+      // when they were first sent, hence the same Idempotency-Key.
+      flush();
+      stats.batches += 1;
+      queue.push({ parts, fromTooLarge: false });
+      pump();
+      return room();
+    },
+
     flush() {
       if (stopError) return Promise.reject(stopError);
       if (aborting || closed) return Promise.resolve();

@@ -83,9 +83,10 @@ describe.each([{ honourIdempotencyKey: true }, { honourIdempotencyKey: false }])
       // The rerun's first requests are the resent in-flight batches: the second one answered slowly, so
       // that reading the file would overtake it (the race that once sent its records again under a new key).
       r.script({}, { delayMs: 500 });
-      // Another batch size: the file's records no longer fall into the crashed run's batches, so a record
-      // sent both from the ledger and from the file would go out under two keys.
-      const again = await runCli(['push', file, '-c', config, ...flags, '--batch-size', '60'], {
+      // A smaller batch size: the file's records no longer fall into the crashed run's batches (a record
+      // sent both from the ledger and from the file would go out under two keys), and a resent batch must
+      // still go out whole, as the same bytes under the same key, not cut to the new size.
+      const again = await runCli(['push', file, '-c', config, ...flags, '--batch-size', '20'], {
         cwd: work,
         env: env(),
       });

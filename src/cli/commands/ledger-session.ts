@@ -5,17 +5,22 @@ import { UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { acquireLock } from '../../ledger/lock.js';
 import { targetOf } from '../../ledger/target.js';
-import type { RunDeps } from '../../pipeline/run.js';
+import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
-import { exitCodeFor } from '../exit-codes.js';
+import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
 
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
+
+export function normalizeBaseUrl(baseUrl: string): string {
+  return new URL(baseUrl).href.replace(/\/+$/, '');
+}
 
 export async function withLedger(
   settings: Settings,
   run: { command: 'push' | 'retry'; files: string[] },
   wait: string | undefined,
   body: (ledger: LedgerHandle) => Promise<Summary>,
+  exitCode: (summary: Summary) => number = exitCodeFor,
 ): Promise<Summary> {
   const waitSeconds = wait === undefined ? 0 : Number(wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
@@ -25,19 +30,24 @@ export async function withLedger(
   try {
     const ledger = openLedger(settings.statePath);
     try {
-      const targetId = ledger.target(targetOf(settings.baseUrl!, settings.apiKey!));
+      // The target is the normalized origin and path: `HTTP://Host:443/` and `https://host` are one target.
+      const targetId = ledger.target(targetOf(normalizeBaseUrl(settings.baseUrl!), settings.apiKey!));
       const runId = ledger.beginRun({ command: run.command, files: run.files });
       const started = Date.now();
-      let summary: Summary | undefined;
-      try {
-        summary = await body({ ledger, targetId, runId });
-        return summary;
-      } finally {
+      const finish = (summary: Summary | undefined, exitCode: number) =>
         ledger.finishRun(runId, {
           counts: summary ? countsOf(summary) : {},
-          exitCode: summary ? exitCodeFor(summary) : -1,
+          exitCode,
           durationMs: Date.now() - started,
         });
+      try {
+        const summary = await body({ ledger, targetId, runId });
+        finish(summary, exitCode(summary));
+        return summary;
+      } catch (error) {
+        // A run ended by an error still records what it did and the code it exits with.
+        finish((error as ErrorWithSummary).summary, exitCodeForError(error));
+        throw error;
       }
     } finally {
       ledger.close();

@@ -1,4 +1,5 @@
 // `revimport push <files...>` and `revimport retry`: argv -> Settings -> pipeline -> summary and exit code.
+import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,7 +8,7 @@ import { type PushFlags, resolveSettings } from '../../config/resolve.js';
 import type { Settings } from '../../config/settings.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
-import { runPipeline } from '../../pipeline/run.js';
+import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
@@ -37,14 +38,19 @@ export interface PreparedRun {
   warnings: string[];
 }
 
-export async function prepare(raw: Record<string, unknown>, context: CommandContext): Promise<PreparedRun> {
+export async function prepare(
+  raw: Record<string, unknown>,
+  context: CommandContext,
+  needsKey = true,
+): Promise<PreparedRun> {
   const flags = flagsSchema.parse(raw);
   const { io } = context;
   const loaded = await loadConfig({ configPath: flags.config, cwd: io.cwd });
   const mappingFile = flags.mapping ? await loadMappingFile(flags.mapping, io.cwd) : undefined;
   const warnings: string[] = [];
   let keyFromFile: string | undefined;
-  if (!io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
+  // A dry run needs no key: a missing key file must not fail --check.
+  if (needsKey && !io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
     const keyPath = path.resolve(loaded.baseDir, loaded.config.apiKeyFile);
     const keyFile = readKeyFile(keyPath);
     keyFromFile = keyFile.key;
@@ -85,10 +91,19 @@ export async function pushCommand(
   raw: Record<string, unknown>,
   context: CommandContext,
 ): Promise<number> {
-  const prepared = await prepare(raw, context);
+  const check = raw.check === true;
+  const prepared = await prepare(raw, context, !check);
   const { settings, flags } = prepared;
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
-  const check = flags.check === true;
+  // Every input must be readable before anything is sent: exit 2 then means nothing was sent.
+  for (const file of files) {
+    if (file === '-') continue;
+    try {
+      accessSync(path.resolve(context.io.cwd, file), constants.R_OK);
+    } catch (error) {
+      throw new ConfigError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
   if (!check) requireTarget(settings);
   if (settings.maxInvalid && files.includes('-') && !check) {
     throw new UsageError('--max-invalid reads the input twice and cannot be used with stdin (-)', {
@@ -117,53 +132,73 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   const now = () => performance.now();
   const progress = await createProgress(io, mode, now);
   for (const warning of prepared.warnings) progress.warn(warning);
-  let rejects: RejectsWriter | undefined;
+  const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
+  const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
+  const checkOnly = { files: run.files, check: true, resend: false };
+
+  const produce = async (): Promise<Summary> => {
+    if (run.check) return runPipeline(settings, checkOnly, { ...base, rejects }, progress.hooks);
+    let pushRejects = rejects;
+    if (settings.maxInvalid) {
+      // Validate first, then send: a broken export or mapping must not half-import.
+      const pass = await runPipeline(
+        settings,
+        checkOnly,
+        { ...base, rejects },
+        { onWarning: progress.hooks.onWarning },
+      );
+      const exceeded = budgetExceeded(settings, pass);
+      if (exceeded) return { ...pass, check: false, totals: {}, aborted: exceeded };
+      // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
+      pushRejects = rejects && withoutInvalid(rejects);
+    }
+    const { withLedger } = await import('./ledger-session.js');
+    return withLedger(
+      settings,
+      run,
+      flags.wait,
+      (ledger) => runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks),
+      (summary) => exitCodeOf(summary, run, context),
+    );
+  };
+
   let summary: Summary;
   try {
-    rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
-    const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
-    const checkOnly = { files: run.files, check: true, resend: false };
-    if (run.check) {
-      summary = await runPipeline(settings, checkOnly, { ...base, rejects }, progress.hooks);
-    } else {
-      let pushRejects = rejects;
-      if (settings.maxInvalid) {
-        // Validate first, then send: a broken export or mapping must not half-import.
-        const pass = await runPipeline(
-          settings,
-          checkOnly,
-          { ...base, rejects },
-          { onWarning: progress.hooks.onWarning },
-        );
-        const exceeded = budgetExceeded(settings, pass);
-        if (exceeded) {
-          summary = { ...pass, check: false, totals: {}, aborted: exceeded };
-          return finish(summary, prepared, context, run);
-        }
-        // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
-        pushRejects = rejects && withoutInvalid(rejects);
-      }
-      const { withLedger } = await import('./ledger-session.js');
-      summary = await withLedger(settings, run, flags.wait, async (ledger) =>
-        runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks),
-      );
-    }
-  } finally {
+    summary = await produce();
+  } catch (error) {
+    // The run ended early (a refused key, an unreadable later file): what it did is still the result.
+    const partial = (error as ErrorWithSummary).summary;
     progress.stop();
     await rejects?.close();
+    if (partial) printSummary(partial, prepared, context, error);
+    throw error;
   }
-  return finish(summary, prepared, context, run);
+  progress.stop();
+  await rejects?.close();
+  printSummary(summary, prepared, context);
+  return exitCodeOf(summary, run, context);
 }
 
-function finish(summary: Summary, prepared: PreparedRun, context: CommandContext, run: Execution): number {
+function exitCodeOf(summary: Summary, run: Execution, context: CommandContext): number {
+  // SIGINT/SIGTERM: the signal's own code (main aborts with it as the reason).
+  if (context.signal.aborted) return typeof context.signal.reason === 'number' ? context.signal.reason : 130;
+  if (run.check) return summary.invalid > 0 ? ExitCode.partial : ExitCode.ok;
+  return exitCodeFor(summary);
+}
+
+function printSummary(
+  summary: Summary,
+  prepared: PreparedRun,
+  context: CommandContext,
+  error?: unknown,
+): void {
   const { io } = context;
-  let code: number = exitCodeFor(summary);
-  if (run.check) code = summary.invalid > 0 ? ExitCode.partial : ExitCode.ok;
-  if (context.signal.aborted) code = ExitCode.interrupted;
-  if (prepared.flags.json) io.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
-  else if (prepared.mode !== 'quiet') io.stdout.write(renderSummary(summary));
-  else if (code !== ExitCode.ok) io.stderr.write(renderSummary(summary));
-  return code;
+  if (prepared.flags.json) {
+    const failure = error instanceof Error ? { error: { message: error.message } } : {};
+    io.stdout.write(`${JSON.stringify({ ...summaryJson(summary), ...failure })}\n`);
+  } else if (prepared.mode !== 'quiet') io.stdout.write(renderSummary(summary));
+  else if (error !== undefined || exitCodeFor(summary) !== ExitCode.ok)
+    io.stderr.write(renderSummary(summary));
 }
 
 function withoutInvalid(writer: RejectsWriter): RejectsWriter {
