@@ -42,7 +42,7 @@ export async function loadConfig(options: { configPath?: string; cwd: string }):
       : await explorer().search(options.cwd);
   } catch (error) {
     const where = options.configPath ? ` ${options.configPath}` : '';
-    throw new ConfigError(`cannot read config file${where}: ${errorText(error)}`, { cause: error });
+    throw new ConfigError(`cannot read config file${where}: ${parseErrorText(error)}`);
   }
   if (!result) return { config: {}, filepath: undefined, baseDir: options.cwd };
   const raw = unwrapModule(result.config ?? {});
@@ -57,7 +57,7 @@ export async function loadMappingFile(file: string, cwd: string): Promise<Writte
   try {
     result = await explorer().load(full);
   } catch (error) {
-    throw new ConfigError(`cannot read mapping file ${file}: ${errorText(error)}`, { cause: error });
+    throw new ConfigError(`cannot read mapping file ${file}: ${parseErrorText(error)}`);
   }
   const raw = unwrapModule(result?.config ?? {});
   // A mapping file may hold the mapping itself or a config-like object with a `mapping` key.
@@ -119,4 +119,19 @@ function parseWith<S extends z.ZodType>(schema: S, raw: unknown, file: string): 
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A parse error without the parser's code frame or quoted source: those print the file's lines, and
+ * the file may hold the API key. What is left names the problem and its line and column.
+ */
+export function parseErrorText(error: unknown): string {
+  const text = errorText(error)
+    // parse-json quotes the whole input: `while parsing '{"apiKey": ...}'`.
+    .replace(/ while parsing '[\s\S]*$/, '')
+    .split('\n')
+    .map((line) => line.trim())
+    // Code frames: `> 1 | ...`, `  2 | ...`, `    |   ^`, `-----^`.
+    .filter((line) => line !== '' && !/^(>?\s*\d*\s*\||-*\^)/.test(line));
+  return text.join(' ');
 }

@@ -139,9 +139,9 @@ export function parseParameters(text: string): Record<string, string> {
   return parameters;
 }
 
-// Google report footers: `Total: Account`, `Total: Filtered campaigns`, `Total`. A word after
-// `Total` (`Total Wine & More`) is a campaign name, not a footer, so it stays data.
-const TOTAL_RE = /^total\b(?!\s*[\p{L}\p{N}])/iu;
+// Google report footers: `Total: Account`, `Total: Filtered campaigns`, `Total`. Anything else after
+// `Total` (`Total Wine & More`, `TOTAL-1001`, `total@example.com`) is data and stays.
+const TOTAL_RE = /^total\s*(?::.*)?$/iu;
 
 /**
  * True for rows that carry no data: blank (every cell empty or whitespace), a footer whose first

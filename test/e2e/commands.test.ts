@@ -107,6 +107,19 @@ describe('config files', () => {
     expect(JSON.parse(result.stdout).valid).toBe(5);
   });
 
+  it.each([
+    ['revimport.config.yaml', 'apiKey: "SECRET-IN-CONFIG\nbaseUrl: x\n', /double quoted scalar \(3:1\)/],
+    ['revimport.config.json', '{"apiKey": "SECRET-IN-CONFIG",}\n', /in JSON at position \d+/],
+  ])('reports a %s that does not parse without quoting its lines (the key is in them)', async (file, text, where) => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, file), text);
+    const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check'], { cwd });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(path.join(cwd, file));
+    expect(result.stderr).toMatch(where);
+    expect(result.stderr).not.toContain('SECRET-IN-CONFIG');
+  });
+
   it('names the unknown key and the file (exit 2)', async () => {
     const cwd = tempDir();
     writeFileSync(
