@@ -2,6 +2,8 @@
 // Precedence, highest first: flag > environment > config file > preset > built-in default.
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { normalizeCurrency } from '../record/currency.js';
+import { canonicalZone } from '../record/zone.js';
 import type { WrittenConfig, WrittenMapping } from './schema.js';
 import { defaults, type ErrorBudget, type Settings } from './settings.js';
 
@@ -90,8 +92,8 @@ export function resolveSettings(input: ResolveInput): Resolved {
     timeoutMs: seconds('--timeout', flags.timeout, config.timeout, defaults.timeoutMs),
     ratePerSec: numberFlag('--rate', flags.rate) ?? config.rate,
     maxInvalid: parseBudget(flags.maxInvalid ?? config.maxInvalid),
-    timezone: flags.timezone ?? config.timezone,
-    currency: flags.currency ?? config.currency,
+    timezone: zoneSetting(flags.timezone ?? config.timezone, flags.timezone ? '--timezone' : 'timezone'),
+    currency: currencySetting(flags.currency ?? config.currency, flags.currency ? '--currency' : 'currency'),
     allowNegative: flags.allowNegative ?? config.allowNegative ?? false,
     allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
     delimiter: normalizeDelimiter(flags.delimiter ?? config.delimiter),
@@ -100,6 +102,21 @@ export function resolveSettings(input: ResolveInput): Resolved {
     transform: config.transform,
   };
   return { settings, warnings };
+}
+
+/** A default zone must be a real IANA zone: an unknown one would silently shift every local time. */
+function zoneSetting(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined) return undefined;
+  const zone = canonicalZone(raw);
+  if (!zone) throw new UsageError(`${name}: "${raw}" is not an IANA time zone name (e.g. Europe/Berlin)`);
+  return zone;
+}
+
+function currencySetting(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined) return undefined;
+  const currency = normalizeCurrency(raw);
+  if (!currency) throw new UsageError(`${name}: "${raw}" is not an ISO 4217 currency code`);
+  return currency;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -45,9 +45,18 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
   }
   const valueDecimal = f.conversionValue.spec.decimal;
   const valueScale = f.conversionValue.spec.scale;
+  const fieldZoneName = f.conversionDatetime.spec.timezone;
+  const fieldZone = fieldZoneName === undefined ? undefined : canonicalZone(fieldZoneName);
+  if (fieldZoneName !== undefined && fieldZone === undefined) {
+    throw new ConfigError(
+      `mapping.fields.conversionDatetime.timezone: "${fieldZoneName}" is not an IANA time zone name`,
+    );
+  }
+  // A file zone that cannot be resolved (`+0530` has no IANA name) must not fall back to another zone:
+  // every local time of that file would be shifted. Its rows are invalid instead.
   const fileZone = resolveFileZone(bound.fileZone);
-  const fieldZone = f.conversionDatetime.spec.timezone;
-  const configuredZone = fileZone ?? canonicalZone(fieldZone ?? '') ?? canonicalZone(options.timezone ?? '');
+  const badFileZone = bound.fileZone !== undefined && fileZone === undefined ? bound.fileZone : undefined;
+  const configuredZone = fileZone ?? fieldZone ?? canonicalZone(options.timezone ?? '');
 
   const read = (field: BoundField, row: SourceRow): unknown => {
     let value: unknown = field.constant ?? field.get?.(row);
@@ -137,7 +146,14 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       // Zone: the row's zone column, else the file's Parameters zone, else the configured default.
       let rowZone = configuredZone;
       const rawZone = textOf(c.conversionTimezone, undefined);
-      if (rawZone !== undefined) {
+      if (rawZone === undefined && badFileZone !== undefined) {
+        issues.push({
+          column: 'Parameters:TimeZone',
+          value: badFileZone,
+          reason: 'unknown time zone',
+          message: `the file's time zone "${badFileZone}" is neither an IANA name nor a whole-hour offset; set a zone column or fix the Parameters row`,
+        });
+      } else if (rawZone !== undefined) {
         const zone = canonicalZone(rawZone) ?? offsetZone(rawZone);
         if (zone === undefined) {
           issue(
@@ -162,7 +178,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         );
       } else if (typeof rawTime !== 'string' && typeof rawTime !== 'number') {
         issue(f.conversionDatetime, rawTime, 'invalid datetime', 'the datetime is not text or a number');
-      } else if (rawZone === undefined || rowZone !== undefined) {
+      } else if ((rawZone === undefined && badFileZone === undefined) || rowZone !== undefined) {
         const parsed = parseTime(rawTime, rowZone);
         if (!parsed.ok) issue(f.conversionDatetime, rawTime, parsed.reason, parsed.message);
         else {

@@ -84,6 +84,16 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings(base({ flags }))).toThrow(message);
   });
 
+  it('canonicalizes the default zone and currency, and refuses unknown ones', () => {
+    const { settings } = resolveSettings(base({ flags: { timezone: 'europe/berlin', currency: 'eur' } }));
+    expect([settings.timezone, settings.currency]).toEqual(['Europe/Berlin', 'EUR']);
+    expect(() => resolveSettings(base({ flags: { timezone: 'America/New_Yrok' } }))).toThrow(
+      /--timezone: "America/,
+    );
+    expect(() => resolveSettings(base({ config: { timezone: 'CEST+2' } }))).toThrow(/^timezone:/);
+    expect(() => resolveSettings(base({ flags: { currency: 'EURO' } }))).toThrow(/ISO 4217/);
+  });
+
   it('turns delimiter words into characters and seconds into milliseconds', () => {
     const { settings } = resolveSettings(
       base({ flags: { delimiter: 'tab', maxRetryTime: '2.5', timeout: '10' } }),

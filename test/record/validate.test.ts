@@ -174,6 +174,22 @@ describe('createValidator', () => {
     });
   });
 
+  it('never falls back past a file zone it cannot resolve (found in review: +0530 became Berlin)', () => {
+    const local = { ...good, Zone: '', Time: '2024-03-05 10:00:00' };
+    const result = validator({}, { timezone: 'Europe/Berlin' }, { TimeZone: '+0530' })(local);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.issues[0]).toMatchObject({ column: 'Parameters:TimeZone', reason: 'unknown time zone' });
+    // A zone in the row still wins over the file's.
+    expect(validator({}, {}, { TimeZone: '+0530' })({ ...local, Zone: 'Asia/Kolkata' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-03-05T04:30:00.000Z' },
+    });
+    expect(() =>
+      validator({ fields: { conversionDatetime: { column: 'Time', timezone: 'Mars/Base' } } }),
+    ).toThrow(/is not an IANA time zone name/);
+  });
+
   it('keeps the row zone for a time that carries its own offset, and UTC when there is none', () => {
     expect(validator()({ ...good, Time: '2024-07-01T12:00:00+02:00' })).toMatchObject({
       ok: true,
