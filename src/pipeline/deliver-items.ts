@@ -53,6 +53,7 @@ export function makeDeliverer(
     line: item.line,
     stage,
     row: item.row,
+    raw: item.row ? undefined : JSON.stringify(item.record),
     issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
   });
   return createDeliverer<Item>({

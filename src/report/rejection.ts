@@ -19,6 +19,8 @@ export interface Rejection {
   /** `invalid`: failed local checks; `rejected`: refused by the server; `failed`: not delivered after retries; `skipped`: changed since delivered. */
   stage: 'invalid' | 'rejected' | 'failed' | 'skipped';
   issues: Issue[];
+  /** The record as JSON when there is no source row (a record resent from the ledger). */
+  raw?: string;
   /** The row as read, for the rejects file (original columns). */
   row: SourceRow | undefined;
 }

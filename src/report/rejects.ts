@@ -46,18 +46,38 @@ export function openRejects(path: string): RejectsWriter {
     return stream;
   };
 
+  // The CSV header is the first CSV source's own header (plus _raw for rows that have no cells: malformed
+  // lines, JSON rows, records resent from the ledger). Rejections seen before any such header wait for it.
+  let waiting: Rejection[] = [];
+  const MAX_WAITING = 10_000;
+
+  const writeHeader = (names: string[]) => {
+    header = names;
+    headerIndex = new Map(header.map((h, i) => [normalizeColumnName(h), i]));
+    stream!.write(`${[...header, '_raw', '_file', '_line', '_reason'].map(csvCell).join(',')}\n`);
+  };
+
   const csvLine = (rejection: Rejection): string => {
-    const row = rejection.row;
-    if (!header) {
-      header = row?.kind === 'csv' && row.source.header ? row.source.header : ['_raw'];
-      headerIndex = new Map(header.map((h, i) => [normalizeColumnName(h), i]));
-      const names = [...header, '_file', '_line', '_reason'];
-      stream!.write(`${names.map(csvCell).join(',')}\n`);
-    }
-    const cells = new Array<string>(header.length).fill('');
-    placeCells(row, header, headerIndex!, cells);
-    cells.push(rejection.file, String(rejection.line), reasonText(rejection));
+    const cells = new Array<string>(header!.length).fill('');
+    const raw = placeCells(rejection.row, header!, headerIndex!, cells) ?? rejection.raw ?? '';
+    cells.push(raw, rejection.file, String(rejection.line), reasonText(rejection));
     return `${cells.map(csvCell).join(',')}\n`;
+  };
+
+  const writeCsv = (rejection: Rejection): boolean => {
+    const s = stream!;
+    if (!header) {
+      const sourceHeader = rejection.row?.source.header;
+      if (!sourceHeader && waiting.length < MAX_WAITING) {
+        waiting.push(rejection);
+        return true;
+      }
+      writeHeader(sourceHeader ?? []);
+      const earlier = waiting;
+      waiting = [];
+      for (const w of earlier) s.write(csvLine(w));
+    }
+    return s.write(csvLine(rejection));
   };
 
   const jsonLine = (rejection: Rejection): string => {
@@ -70,6 +90,7 @@ export function openRejects(path: string): RejectsWriter {
       });
     } else if (row?.kind === 'json') Object.assign(out, row.value);
     else if (row?.kind === 'malformed') out._raw = defuseCell(row.raw);
+    else if (rejection.raw !== undefined) out._raw = defuseCell(rejection.raw);
     out._file = rejection.file;
     out._line = rejection.line;
     out._reason = defuseCell(reasonText(rejection));
@@ -83,12 +104,17 @@ export function openRejects(path: string): RejectsWriter {
     write(rejection) {
       const s = stream ?? open();
       count++;
-      const ok = s.write(jsonl ? jsonLine(rejection) : csvLine(rejection));
+      const ok = jsonl ? s.write(jsonLine(rejection)) : writeCsv(rejection);
       return ok ? undefined : once(s, 'drain').then(() => undefined);
     },
     async close() {
       if (!stream) return;
       const s = stream;
+      if (!jsonl && !header) {
+        writeHeader([]);
+        for (const w of waiting) s.write(csvLine(w));
+        waiting = [];
+      }
       await new Promise<void>((resolve, reject) => {
         s.once('error', reject);
         s.end(() => resolve());
@@ -97,29 +123,25 @@ export function openRejects(path: string): RejectsWriter {
   };
 }
 
+/** Puts a CSV row's cells under the header by column name; returns the row's text for _raw otherwise. */
 function placeCells(
   row: SourceRow | undefined,
   header: string[],
   index: Map<string, number>,
   out: string[],
-): void {
-  if (!row) return;
-  if (row.kind === 'malformed') {
-    out[0] = row.raw;
-    return;
-  }
-  if (row.kind === 'json') {
-    out[0] = JSON.stringify(row.value);
-    return;
-  }
+): string | undefined {
+  if (!row) return undefined;
+  if (row.kind === 'malformed') return row.raw;
+  if (row.kind === 'json') return JSON.stringify(row.value);
   const names = row.source.header ?? [];
   if (names === header) {
     for (let i = 0; i < header.length; i++) out[i] = row.cells[i] ?? '';
-    return;
+    return undefined;
   }
   // A later file with another header: place cells by column name; columns the first file lacks are dropped.
   names.forEach((name, i) => {
     const at = index.get(normalizeColumnName(name));
     if (at !== undefined) out[at] = row.cells[i] ?? '';
   });
+  return undefined;
 }

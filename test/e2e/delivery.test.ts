@@ -173,14 +173,14 @@ describe('server refusals', () => {
 
     expect(statSync(rejects).mode & 0o777).toBe(0o600);
     const lines = readFileSync(rejects, 'utf8').trimEnd().split('\n');
-    expect(lines[0]).toBe('Order ID,Visitor ID,Amount,Currency,Time,_file,_line,_reason');
+    expect(lines[0]).toBe('Order ID,Visitor ID,Amount,Currency,Time,_raw,_file,_line,_reason');
     const rows = lines.slice(1).map((line) => line.split(','));
     expect(rows.map((cells) => Number(cells[0])).sort((a, b) => a - b)).toEqual(bad);
     for (const cells of rows) {
       const id = Number(cells[0]);
-      expect(cells[5]).toBe(file);
-      expect(cells[6]).toBe(String(id + 1));
-      expect(cells.slice(7)).toEqual([
+      expect(cells[6]).toBe(file);
+      expect(cells[7]).toBe(String(id + 1));
+      expect(cells.slice(8)).toEqual([
         `(record): HTTP 422: invalid elements: conversionId ${id} is not allowed`,
       ]);
     }

@@ -51,12 +51,41 @@ describe('openRejects', () => {
     await writer.write(rejection(['A-2', '1,234', 'a "quote"'], 9, 'ambiguous'));
     await writer.close();
     expect(readFileSync(file, 'utf8')).toBe(
-      'Order,Value,Note,_file,_line,_reason\n' +
-        `A-1,'=cmd|x,ok,in.csv,7,Value: not a number\n` +
-        'A-2,"1,234","a ""quote""",in.csv,9,Value: ambiguous\n',
+      'Order,Value,Note,_raw,_file,_line,_reason\n' +
+        `A-1,'=cmd|x,ok,,in.csv,7,Value: not a number\n` +
+        'A-2,"1,234","a ""quote""",,in.csv,9,Value: ambiguous\n',
     );
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(writer.count).toBe(2);
+  });
+
+  it('keeps the columns when the first rejection has no cells (found in review)', async () => {
+    const file = path.join(dir, 'first-malformed.csv');
+    const writer = openRejects(file);
+    await writer.write({
+      file: '(ledger)',
+      line: 0,
+      stage: 'rejected',
+      row: undefined,
+      raw: '{"conversionId":"L-1"}',
+      issues: [{ column: '(record)', value: 'L-1', reason: 'rejected by server', message: 'HTTP 422: bad' }],
+    });
+    await writer.write({
+      file: 'in.csv',
+      line: 2,
+      stage: 'invalid',
+      row: { kind: 'malformed', source, line: 2, raw: 'x,"y', reason: 'malformed CSV', message: 'quote' },
+      issues: [{ column: '(row)', value: 'x,"y', reason: 'malformed CSV', message: 'quote' }],
+    });
+    await writer.write(rejection(['A-3', 'abc', ''], 3, 'not a number'));
+    await writer.close();
+    expect(readFileSync(file, 'utf8').split('\n')).toEqual([
+      'Order,Value,Note,_raw,_file,_line,_reason',
+      ',,,"{""conversionId"":""L-1""}",(ledger),0,(record): HTTP 422: bad',
+      ',,,"x,""y",in.csv,2,(row): quote',
+      'A-3,abc,,,in.csv,3,Value: not a number',
+      '',
+    ]);
   });
 
   it('writes JSON lines when the extension says so', async () => {
