@@ -95,6 +95,7 @@ Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path
   program
     .command('history')
     .description('list past runs from the ledger')
+    .option('-c, --config <path>', 'config file whose `state` names the ledger')
     .option('--state <path>', 'ledger file')
     .option('-n, --limit <n>', 'runs to show', '20')
     .option('--json', 'print JSON')

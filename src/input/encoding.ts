@@ -1,6 +1,7 @@
 // Detects a file's text encoding from its first bytes and re-encodes the stream as UTF-8,
 // so that the CSV and JSON readers only ever see UTF-8 bytes.
 
+import { isUtf8 } from 'node:buffer';
 import { ConfigError } from '../errors.js';
 
 /** How many leading bytes decide the encoding (UTF-8 validity is checked over this much). */
@@ -84,9 +85,10 @@ function detectUtf16ByNuls(head: Uint8Array): TextEncodingName | undefined {
 export async function* toUtf8(
   chunks: AsyncIterable<Buffer>,
   encoding: TextEncodingName,
+  onInvalidUtf8?: (offset: number) => void,
 ): AsyncGenerator<Buffer, void, undefined> {
   if (encoding === 'utf-8') {
-    yield* stripUtf8Bom(chunks);
+    yield* onInvalidUtf8 ? checkUtf8(stripUtf8Bom(chunks), onInvalidUtf8) : stripUtf8Bom(chunks);
     return;
   }
   const decoder = encoding === 'windows-1252' ? new Windows1252Decoder() : new TextDecoder(encoding);
@@ -96,6 +98,44 @@ export async function* toUtf8(
   }
   const tail = decoder.decode();
   if (tail.length > 0) yield Buffer.from(tail, 'utf8');
+}
+
+/**
+ * Detection looks at the first 64 KiB only: invalid UTF-8 further on would silently become U+FFFD in
+ * the cells. Each chunk is checked natively (buffer.isUtf8) and the first bad one reported, once.
+ */
+async function* checkUtf8(
+  chunks: AsyncIterable<Buffer>,
+  onInvalid: (offset: number) => void,
+): AsyncGenerator<Buffer, void, undefined> {
+  let carry: Buffer | undefined;
+  let offset = 0;
+  let reported = false;
+  for await (const chunk of chunks) {
+    if (!reported) {
+      const check = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const cut = incompleteTail(check);
+      carry = cut > 0 ? Buffer.from(check.subarray(check.length - cut)) : undefined;
+      if (!isUtf8(check.subarray(0, check.length - cut))) {
+        reported = true;
+        onInvalid(offset);
+      }
+    }
+    offset += chunk.length;
+    yield chunk;
+  }
+  if (!reported && carry) onInvalid(offset - carry.length);
+}
+
+/** How many bytes at the end of `buf` start a multi-byte character that the next chunk completes. */
+function incompleteTail(buf: Buffer): number {
+  for (let back = 1; back <= Math.min(3, buf.length); back++) {
+    const byte = buf[buf.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
 }
 
 async function* stripUtf8Bom(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer, void, undefined> {

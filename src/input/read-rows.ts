@@ -66,7 +66,14 @@ export async function* readRows(
         options.onWarning?.(`${file}: not valid UTF-8, read as windows-1252 (set the encoding to override)`);
       }
     }
-    const text = await peek(toUtf8(bytes.chunks, encoding), ENCODING_SAMPLE_BYTES);
+    const text = await peek(
+      toUtf8(bytes.chunks, encoding, (offset) =>
+        options.onWarning?.(
+          `${file}: invalid UTF-8 near byte ${offset}: those characters were read as U+FFFD (if the file is windows-1252, pass --encoding windows-1252)`,
+        ),
+      ),
+      ENCODING_SAMPLE_BYTES,
+    );
     close = text.close;
     const format = options.format ?? detectFormat(file, text.head);
     const source: SourceInfo = { file, format, encoding };

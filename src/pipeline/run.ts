@@ -149,7 +149,7 @@ export async function runPipeline(
         expectedHeader: isHeader.expected,
         stdin: deps.stdin,
         signal: deps.signal,
-        onWarning: (message: string) => hooks.onWarning?.(`${file}: ${message}`),
+        onWarning: hooks.onWarning,
       });
       for await (const row of rows) {
         const result = check(row);

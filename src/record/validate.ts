@@ -206,6 +206,18 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
           );
         }
       }
+      // A JSON number id above 2^53 has already lost digits in JSON.parse: two ids could merge into one.
+      for (const field of [f.serviceId, f.conversionId]) {
+        const raw = c[field.field];
+        if (typeof raw === 'number' && Number.isInteger(raw) && !Number.isSafeInteger(raw)) {
+          issue(
+            field,
+            raw,
+            'id not exact',
+            `the id ${raw} is a JSON number too large to be exact: write it as a string`,
+          );
+        }
+      }
       const serviceId = textOf(c.serviceId, f.serviceId.spec.transform);
       const conversionId = textOf(c.conversionId, f.conversionId.spec.transform);
       const conversionName = textOf(c.conversionName, f.conversionName.spec.transform);

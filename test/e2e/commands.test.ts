@@ -110,14 +110,38 @@ describe('config files', () => {
   it.each([
     ['revimport.config.yaml', 'apiKey: "SECRET-IN-CONFIG\nbaseUrl: x\n', /double quoted scalar \(3:1\)/],
     ['revimport.config.json', '{"apiKey": "SECRET-IN-CONFIG",}\n', /in JSON at position \d+/],
-  ])('reports a %s that does not parse without quoting its lines (the key is in them)', async (file, text, where) => {
+  ])(
+    'reports a %s that does not parse without quoting its lines (the key is in them)',
+    async (file, text, where) => {
+      const cwd = tempDir();
+      writeFileSync(path.join(cwd, file), text);
+      const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check'], { cwd });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(path.join(cwd, file));
+      expect(result.stderr).toMatch(where);
+      expect(result.stderr).not.toContain('SECRET-IN-CONFIG');
+    },
+  );
+
+  it('history finds the ledger named by the config `state` (relative to the config file)', async () => {
     const cwd = tempDir();
-    writeFileSync(path.join(cwd, file), text);
-    const result = await runCli(['push', path.join(quick, 'conversions.csv'), '--check'], { cwd });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(path.join(cwd, file));
-    expect(result.stderr).toMatch(where);
-    expect(result.stderr).not.toContain('SECRET-IN-CONFIG');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.join(cwd, 'conf'));
+    writeFileSync(
+      path.join(cwd, 'conf', 'revimport.config.json'),
+      JSON.stringify({ baseUrl: receiver.url, state: 'runs.db', mapping: quickFields }),
+    );
+    const push = await runCli(
+      ['push', path.join(quick, 'conversions.csv'), '-c', 'conf/revimport.config.json'],
+      {
+        cwd,
+        env: { REVIMPORT_API_KEY: key },
+      },
+    );
+    expect(push.code).toBe(1);
+    expect(existsSync(path.join(cwd, 'conf', 'runs.db'))).toBe(true);
+    const history = await runCli(['history', '--json', '-c', 'conf/revimport.config.json'], { cwd });
+    expect(JSON.parse(history.stdout)).toMatchObject([{ command: 'push', exitCode: 1 }]);
   });
 
   it('names the unknown key and the file (exit 2)', async () => {

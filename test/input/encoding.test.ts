@@ -86,3 +86,29 @@ describe('toUtf8', () => {
     expect(await decodeAll(Buffer.from('\ufeffa,€\n\ufeff', 'utf8'), 'utf-8', 4)).toBe('a,€\n\ufeff');
   });
 });
+
+describe('toUtf8 on UTF-8 input', () => {
+  const offsets = async (bytes: Buffer, size: number) => {
+    const seen: number[] = [];
+    const out = Buffer.concat(await collect(toUtf8(chunksOf(bytes, size), 'utf-8', (o) => seen.push(o))));
+    return { seen, same: out.equals(bytes) };
+  };
+
+  it('reports invalid UTF-8 beyond the detection sample once, with its offset (found in review)', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('a,b\n'.repeat(20_000)),
+      Buffer.from([0x4d, 0xfc, 0x6c]),
+      Buffer.from('\n'),
+    ]);
+    expect(await offsets(bytes, 4096)).toEqual({ seen: [Math.floor(80_000 / 4096) * 4096], same: true });
+  });
+
+  it('does not report characters split across chunks', async () => {
+    const bytes = Buffer.from('é😀€,ü\n'.repeat(5000));
+    for (const size of [1, 2, 3, 5, 4096]) expect((await offsets(bytes, size)).seen).toEqual([]);
+  });
+
+  it('reports a file that ends inside a character', async () => {
+    expect((await offsets(Buffer.from([0x61, 0xe2, 0x82]), 2)).seen).toEqual([1]);
+  });
+});

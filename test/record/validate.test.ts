@@ -225,3 +225,31 @@ describe('createValidator', () => {
     );
   });
 });
+
+describe('ids from JSON numbers', () => {
+  it('turns a safe integer into a string and refuses one JSON.parse could not keep exact', () => {
+    const source: SourceInfo = { file: 'in.jsonl', format: 'jsonl', encoding: 'utf-8' };
+    const written = mappingSchema.parse({
+      fields: {
+        conversionId: 'id',
+        serviceId: 'v',
+        conversionDatetime: 't',
+        conversionValue: 'x',
+        conversionCurrency: 'c',
+      },
+    });
+    const v = createValidator(bindMapping(mergeMapping(undefined, written), source), {
+      timezone: undefined,
+      currency: undefined,
+      allowNegative: false,
+    });
+    const check = (id: number) =>
+      v.check(
+        v.candidate({ kind: 'json', source, line: 1, value: { id, v: 'a', t: 1710405000, c: 'EUR', x: 1 } }),
+      );
+    expect(check(88121)).toMatchObject({ ok: true, record: { conversionId: '88121' } });
+    const big = check(JSON.parse('12345678901234567890'));
+    expect(big.ok).toBe(false);
+    if (!big.ok) expect(big.issues[0]).toMatchObject({ column: 'id', reason: 'id not exact' });
+  });
+});

@@ -3,12 +3,22 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../config/load.js';
 import { UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
 import type { RunRow } from '../../ledger/types.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
+
+/** --state, else the config's `state` (relative to the config file), else the default location. */
+async function ledgerPathFor(options: Record<string, unknown>, io: CommandContext['io']): Promise<string> {
+  if (typeof options.state === 'string') return path.resolve(io.cwd, options.state);
+  const configPath = typeof options.config === 'string' ? options.config : undefined;
+  const loaded = await loadConfig({ configPath, cwd: io.cwd });
+  if (loaded.config.state) return path.resolve(loaded.baseDir, loaded.config.state);
+  return defaultLedgerPath(io.env, homedir());
+}
 
 export async function historyCommand(
   options: Record<string, unknown>,
@@ -17,10 +27,7 @@ export async function historyCommand(
   const { io } = context;
   const limit = Number(options.limit ?? 20);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
-  const statePath =
-    typeof options.state === 'string'
-      ? path.resolve(io.cwd, options.state)
-      : defaultLedgerPath(io.env, homedir());
+  const statePath = await ledgerPathFor(options, io);
   let runs: RunRow[] = [];
   if (existsSync(statePath)) {
     const ledger = openLedger(statePath);
