@@ -9,12 +9,16 @@ const ENTRIES_PER_CALL = 50_000;
 /** Prefilled ids start here: far above any generated file's row indexes. */
 const ID_OFFSET = 5_000_000_000;
 const PREFILL_URL = 'http://127.0.0.1:1';
+/** Bumped when the ledger's schema changes in place (unreleased): a cached file of another layout is rebuilt. */
+const LAYOUT = 'inflight-staged-records';
+
+const isCurrent = (meta, count) => meta.count === count && meta.layout === LAYOUT;
 
 /** Builds (or reuses) `<dir>/ledger-prefilled-<count>.db`; returns its path. */
 export async function ensurePrefilled(dir, count, apiKey, log) {
   const file = path.join(dir, `ledger-prefilled-${count}.db`);
   const meta = `${file}.meta.json`;
-  if (existsSync(file) && existsSync(meta) && JSON.parse(readFileSync(meta, 'utf8')).count === count) {
+  if (existsSync(file) && existsSync(meta) && isCurrent(JSON.parse(readFileSync(meta, 'utf8')), count)) {
     return file;
   }
   rmSync(file, { force: true });
@@ -58,7 +62,7 @@ export async function ensurePrefilled(dir, count, apiKey, log) {
   const db = new Database(file);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-  writeFileSync(meta, JSON.stringify({ count }));
+  writeFileSync(meta, JSON.stringify({ count, layout: LAYOUT }));
   return file;
 }
 

@@ -34,6 +34,19 @@ export const fieldSpecSchema = z.union([z.string().min(1), fieldSpecObjectSchema
 export type FieldSpec = z.infer<typeof fieldSpecSchema>;
 export type FieldSpecObject = z.infer<typeof fieldSpecObjectSchema>;
 
+/** A row whose column (or path) holds one of `in` (trimmed, case-insensitive) is skipped, e.g. failed payments. */
+export const skipRuleSchema = z
+  .object({
+    column: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    in: z.array(z.string()).min(1),
+  })
+  .strict()
+  .refine((rule) => (rule.column === undefined) !== (rule.path === undefined), {
+    message: 'give exactly one of column, path',
+  });
+export type SkipRule = z.infer<typeof skipRuleSchema>;
+
 const fieldsShape = Object.fromEntries(recordFields.map((f) => [f, fieldSpecSchema.optional()])) as {
   [K in (typeof recordFields)[number]]: z.ZodOptional<typeof fieldSpecSchema>;
 };
@@ -50,6 +63,8 @@ export const mappingSchema = z
     defaults: z.object(defaultsShape).strict().default({}),
     /** Consecutive rows with the same value in this column are one conversion (Shopify line items). */
     foldBy: z.string().min(1).optional(),
+    /** Rows to leave out (counted as skipped): a column (CSV) or path (JSON) whose value is one of `in`. */
+    skip: z.array(skipRuleSchema).optional(),
   })
   .strict();
 export type WrittenMapping = z.infer<typeof mappingSchema>;

@@ -6,7 +6,9 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
+import { isAlive } from './lock.js';
 import { migrate } from './migrations.js';
+import { sql } from './statements.js';
 import type { Target } from './target.js';
 import type {
   BeginRunInput,
@@ -29,44 +31,12 @@ export interface OpenLedgerOptions {
 /** Keys per statement. The JSON parameter's size, not SQLite's variable limit, is what this bounds. */
 const chunkSize = 500;
 
-const sql = {
-  target: `INSERT INTO targets (base_url, key_fingerprint, created_at) VALUES (?, ?, ?)
-    ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
-  beginRun: 'INSERT INTO runs (command, files, started_at, pid) VALUES (?, ?, ?, ?)',
-  finishRun: 'UPDATE runs SET counts = ?, exit_code = ?, duration_ms = ?, finished_at = ? WHERE id = ?',
-  history: 'SELECT * FROM runs ORDER BY id DESC LIMIT ?',
-  lookup: `SELECT key, state, content_hash FROM records
-    WHERE target_id = ? AND key IN (SELECT value FROM json_each(?))`,
-  reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
-  // `WHERE true` lets the parser tell the upsert clause from a join constraint (SQLite docs, UPSERT).
-  markPending: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id, seq,
-      first_seen, updated_at, message, payload)
-    SELECT :target, e.value ->> 0, e.value ->> 1, 'pending', e.value ->> 3, :run, :seq + e.key,
-      :now, :now, NULL, e.value ->> 2
-    FROM json_each(:entries) AS e WHERE true
-    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'pending',
-      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id, seq = excluded.seq,
-      updated_at = excluded.updated_at, message = NULL, payload = excluded.payload
-    WHERE r.state <> 'delivered' OR :resend`,
-  markDelivered: `UPDATE records SET state = 'delivered', idempotency_key = :idempotencyKey, payload = NULL,
-      message = NULL, updated_at = :now
-    WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
-  // One statement per entry: UPDATE … FROM json_each gets planned as a scan of the target's rows.
-  // Rejections are few (a server verdict per bad record), so per-row costs nothing here.
-  markRejected: `UPDATE records SET state = 'rejected', message = :message, updated_at = :now
-    WHERE target_id = :target AND key = :key`,
-  markFailed: `UPDATE records SET state = 'failed', message = :reason, updated_at = :now
-    WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys)) AND state <> 'delivered'`,
-  // Without statistics the planner prefers a primary-key range over the target's millions of
-  // delivered rows; INDEXED BY pins the partial index (the `state IN` term makes it applicable).
-  // Groups ordered by their first seq, then seq inside: a batch comes back whole and in order.
-  outstanding: `SELECT key, content_hash, payload, idempotency_key, state
-    FROM records INDEXED BY records_outstanding
-    WHERE target_id = :target AND state IN ('pending', 'failed')
-      AND (state = 'failed' OR run_id IS NOT :run)
-    ORDER BY min(seq) OVER (PARTITION BY idempotency_key), seq`,
-  counts: 'SELECT state, count(*) AS n FROM records WHERE target_id = ? GROUP BY state',
-} as const;
+/**
+ * Staged (delivered, unmerged) rows that trigger a merge into records. A sorted merge of n random keys
+ * writes each records page it touches once, so bigger merges cost fewer page writes per record; staged
+ * and its key index must stay small enough to live in the page cache (a few MiB at 50,000 rows).
+ */
+const mergeThreshold = 50_000;
 
 type Statements = { [name in keyof typeof sql]: Database.Statement };
 
@@ -112,9 +82,11 @@ export class Ledger {
     return Number(this.#stmt.beginRun.run(command, JSON.stringify(files), startedAt, pid).lastInsertRowid);
   }
 
+  /** Records the run's outcome, and merges what it delivered into the records table. */
   finishRun(runId: number, input: FinishRunInput): void {
     const { counts, exitCode, durationMs, finishedAt = this.#now() } = input;
     this.#stmt.finishRun.run(JSON.stringify(counts), exitCode, durationMs, finishedAt, runId);
+    this.merge();
   }
 
   /** Newest first. */
@@ -137,12 +109,9 @@ export class Ledger {
     const found = new Map<string, LedgerEntry>();
     const statement = this.#stmt.lookup;
     for (let start = 0; start < keys.length; start += chunkSize) {
-      const chunk = JSON.stringify(keys.slice(start, start + chunkSize));
-      for (const [key, state, contentHash] of statement.all(targetId, chunk) as [
-        string,
-        RecordState,
-        string,
-      ][]) {
+      const params = { target: targetId, keys: JSON.stringify(keys.slice(start, start + chunkSize)) };
+      // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one.
+      for (const [key, state, contentHash] of statement.all(params) as [string, RecordState, string][]) {
         found.set(key, { state, contentHash });
       }
     }
@@ -162,20 +131,45 @@ export class Ledger {
     options: MarkPendingOptions = {},
   ): number {
     const resend = options.resend === true ? 1 : 0;
-    return this.#inChunks(entries, (chunk, now) => {
-      const { first } = this.#stmt.reserveSeq.get(chunk.length, chunk.length) as { first: number };
-      const rows = chunk.map((e) => [e.key, e.contentHash, e.payload, e.idempotencyKey]);
-      const params = { target: targetId, run: runId, seq: first, now, entries: JSON.stringify(rows), resend };
-      return this.#stmt.markPending.run(params).changes;
-    });
+    // The pending mark must reach the disk before the request goes out: after a power loss the ledger
+    // must still know the batch was in flight, so it is resent as the same body under the same key
+    // rather than rebuilt from the file (where another batching would give it a new key). So this
+    // commit alone is synchronous=FULL (an fsync of the WAL, which also covers earlier NORMAL commits).
+    this.#db.pragma('synchronous = FULL');
+    try {
+      return this.#inChunks(entries, (chunk, now) => {
+        const first = this.#reserveSeq(chunk.length);
+        const rows = chunk.map((e) => [e.key, e.contentHash, e.payload, e.idempotencyKey]);
+        const params = {
+          target: targetId,
+          run: runId,
+          seq: first,
+          now,
+          entries: JSON.stringify(rows),
+          resend,
+        };
+        return this.#stmt.markPending.run(params).changes;
+      });
+    } finally {
+      this.#db.pragma('synchronous = NORMAL');
+    }
   }
 
-  /** The server accepted these keys in the batch sent with `idempotencyKey`; drops their payloads. */
+  /**
+   * The server accepted these keys in the batch sent with `idempotencyKey`; drops their payloads.
+   * The records are staged (appended) and merged into the records table in bulk, sorted, once
+   * enough are staged: see `merge`.
+   */
   markDelivered(targetId: number, keys: readonly string[], idempotencyKey: string): number {
-    return this.#inChunks(keys, (chunk, now) => {
+    const changed = this.#inChunks(keys, (chunk, now) => {
       const params = { target: targetId, keys: JSON.stringify(chunk), idempotencyKey, now };
-      return this.#stmt.markDelivered.run(params).changes;
+      let staged = this.#stmt.stageInflight.run(params).changes;
+      if (staged < chunk.length) staged += this.#stmt.stageSettled.run(params).changes;
+      this.#stmt.unflight.run({ target: targetId, keys: params.keys });
+      return staged;
     });
+    if ((this.#stmt.stagedSpan.get() as { n: number }).n >= mergeThreshold) this.merge();
+    return changed;
   }
 
   /** The server refused these records; the message is kept for `status`/rejects output. */
@@ -183,7 +177,16 @@ export class Ledger {
     return this.#inChunks(entries, (chunk, now) => {
       let changed = 0;
       for (const { key, message } of chunk) {
-        changed += this.#stmt.markRejected.run({ target: targetId, key, message, now }).changes;
+        const params = { target: targetId, key, message, now };
+        const moved =
+          this.#stmt.rejectInflight.run(params).changes ||
+          this.#stmt.rejectStaged.run(params).changes ||
+          this.#stmt.rejectRecord.run(params).changes;
+        if (moved > 0) {
+          this.#stmt.dropInflight.run({ target: targetId, key });
+          this.#stmt.dropStaged.run({ target: targetId, key });
+        }
+        changed += moved;
       }
       return changed;
     });
@@ -192,8 +195,12 @@ export class Ledger {
   /** The batch holding these keys could not be delivered; a delivered key is never downgraded. */
   markFailed(targetId: number, keys: readonly string[], reason: string): number {
     return this.#inChunks(keys, (chunk, now) => {
-      return this.#stmt.markFailed.run({ target: targetId, keys: JSON.stringify(chunk), reason, now })
-        .changes;
+      const params = { target: targetId, keys: JSON.stringify(chunk), reason, now };
+      let changed = this.#stmt.failInflight.run(params).changes;
+      if (changed < chunk.length) {
+        changed += this.#stmt.failRejected.run({ ...params, seq: this.#reserveSeq(chunk.length) }).changes;
+      }
+      return changed;
     });
   }
 
@@ -219,14 +226,56 @@ export class Ledger {
   /** Records per state for this target (zero for absent states). Scans the target's rows. */
   counts(targetId: number): StateCounts {
     const counts: StateCounts = { pending: 0, delivered: 0, rejected: 0, failed: 0 };
-    for (const row of this.#stmt.counts.all(targetId) as { state: RecordState; n: number }[]) {
-      counts[row.state] = row.n;
-    }
+    const params = { target: targetId };
+    type Row = { state: RecordState; n: number };
+    for (const row of this.#stmt.countRecords.all(params) as Row[]) counts[row.state] += row.n;
+    for (const row of this.#stmt.countShadowed.all(params) as Row[]) counts[row.state] -= row.n;
+    counts.delivered += (this.#stmt.countStaged.get(params) as { n: number }).n;
+    for (const row of this.#stmt.countInflight.all(params) as Row[]) counts[row.state] += row.n;
     return counts;
   }
 
+  /**
+   * Moves every staged (delivered) record into the records table, sorted by key, in one
+   * transaction: a crash leaves either all of them staged or all merged. Runs by itself when
+   * enough are staged, in `finishRun` and `close`, and at open for what a crashed run staged.
+   * Returns how many staged rows were merged.
+   */
+  merge(): number {
+    if ((this.#stmt.stagedAny.get() as { any: number }).any === 0) return 0;
+    return this.#db
+      .transaction(() => {
+        const merged = this.#stmt.merge.run().changes;
+        this.#stmt.clearStaged.run();
+        return merged;
+      })
+      .immediate();
+  }
+
+  /** Merges what is staged (unless another live run owns it: see `mergeIfIdle`) and closes. */
   close(): void {
-    this.#db.close();
+    try {
+      if (this.#db.open) this.mergeIfIdle();
+    } finally {
+      this.#db.close();
+    }
+  }
+
+  /**
+   * `merge`, unless a run of another live process is unfinished: its staged rows are its own to
+   * merge, and a reader (`history`) must not take the write lock for seconds under a running push.
+   * Leftovers of crashed runs (dead pids) are merged.
+   */
+  mergeIfIdle(): number {
+    if ((this.#stmt.stagedAny.get() as { any: number }).any === 0) return 0;
+    for (const { pid } of this.#stmt.liveRuns.all() as { pid: number }[]) {
+      if (pid !== process.pid && isAlive(pid)) return 0;
+    }
+    return this.merge();
+  }
+
+  #reserveSeq(count: number): number {
+    return (this.#stmt.reserveSeq.get(count, count) as { first: number }).first;
   }
 
   #inChunks<T>(items: readonly T[], write: (chunk: readonly T[], now: number) => number): number {
@@ -259,23 +308,30 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit survives a process
     // crash or SIGKILL (it is in the WAL), and power loss can only drop the last commits, never
-    // corrupt the file. A lost `delivered` mark means one resend of a batch whose idempotency key
-    // is derived the same way, so the server deduplicates it; an fsync per batch buys nothing.
+    // corrupt the file. A lost `delivered` mark means one resend of that batch from `inflight`, same
+    // body, same key, so the server deduplicates it. Only markPending commits with FULL (see there).
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // Readers (history, status) never block in WAL; this covers two writers opening at once.
     db.pragma('busy_timeout = 5000');
-    // Lookups probe random keys across a ledger of millions of rows (~130 bytes each): through
-    // mmap they read the OS page cache without a syscall per page, about 2x faster at 5M rows
-    // (bench-lookup.mjs); a bigger SQLite page cache measured no gain. 1 GiB of address space.
-    db.pragma('mmap_size = 1073741824');
-    // Each batch commits twice (pending, then delivered), and random record keys dirty about one page per
-    // record, so the default 1000-page checkpoint (with its fsync) ran after nearly every batch. 16384
-    // pages (64 MiB of WAL at most) checkpoints a tenth as often and folds repeated writes of a page
-    // into one; the WAL is written with write(), so it costs disk, not memory.
+    // Memory (issue 5: peak RSS <= 150 MiB for a whole push): no mmap, and an 8 MiB page cache.
+    // Touched mmap pages count in RSS, and lookups of random keys touch the whole records table
+    // (~100 MiB per 1M records): with 1 GiB of mmap a re-run of 1M rows peaked at 320 MiB (8.8 s),
+    // without it at 157 MiB (10.3 s): the cold pages are read() from the OS page cache, outside the
+    // process, for a syscall per page. The page cache size made no measurable difference to lookups or
+    // writes between 2 and 16 MiB (1M random keys); 8 MiB holds the hot tables (inflight, staged and
+    // their indexes, a few MiB at the merge threshold) and the records B-tree's interior pages.
+    db.pragma('mmap_size = 0');
+    db.pragma('cache_size = -8192');
+    // Each batch commits twice (pending, then delivered): 16384 pages (64 MiB of WAL at most) checkpoints
+    // less often than the default 1000 and folds repeated writes of a page (the hot tables, a merge's
+    // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured
+    // again after the hot/cold split: 1000 pages made a 1M-record push ~20 % slower.
     db.pragma('wal_autocheckpoint = 16384');
     migrate(db);
-    return new Ledger(db, options.now ?? Date.now);
+    const ledger = new Ledger(db, options.now ?? Date.now);
+    ledger.mergeIfIdle();
+    return ledger;
   } catch (error) {
     db.close();
     if (error instanceof Database.SqliteError && error.code === 'SQLITE_NOTADB') {

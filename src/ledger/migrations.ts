@@ -27,16 +27,20 @@ CREATE TABLE runs (
   pid         INTEGER NOT NULL
 ) STRICT;
 
--- seq: ledger-wide order in which records were marked pending, so a batch that shares an
--- idempotency key can be rebuilt in its original order. payload is NULL once delivered.
+-- The ledger is split by temperature so that a batch's writes never touch the big table at random
+-- keys (one B-tree page per record, millions of pages). A key's state is read in this order: inflight,
+-- then staged (newest row), then records.
+--
+-- records: delivered and rejected records, the big cold table. Written in bulk, sorted by key, when
+-- staged is merged into it (and directly by the few rejections). payload is kept for rejected records
+-- only (the issue: the payload lives while the record is not delivered).
 CREATE TABLE records (
   target_id       INTEGER NOT NULL REFERENCES targets (id),
   key             TEXT    NOT NULL,
   content_hash    TEXT    NOT NULL,
-  state           TEXT    NOT NULL CHECK (state IN ('pending', 'delivered', 'rejected', 'failed')),
+  state           TEXT    NOT NULL CHECK (state IN ('delivered', 'rejected')),
   idempotency_key TEXT,
   run_id          INTEGER REFERENCES runs (id),
-  seq             INTEGER NOT NULL,
   first_seen      INTEGER NOT NULL,
   updated_at      INTEGER NOT NULL,
   message         TEXT,
@@ -44,8 +48,40 @@ CREATE TABLE records (
   PRIMARY KEY (target_id, key)
 ) STRICT, WITHOUT ROWID;
 
--- Outstanding work is a tiny slice of millions of delivered rows: index only that slice.
-CREATE INDEX records_outstanding ON records (target_id, state) WHERE state IN ('pending', 'failed');
+-- inflight: records not delivered yet (pending before and during their request, failed after), with
+-- their payload. Small: what is in flight plus what failed. A rowid table, so that a batch's rows are
+-- appended (and later deleted) together on a few pages; the unique index finds a key.
+-- seq: ledger-wide order in which records were marked pending, so a batch that shares an
+-- idempotency key can be rebuilt in its original order.
+CREATE TABLE inflight (
+  id              INTEGER PRIMARY KEY,
+  target_id       INTEGER NOT NULL REFERENCES targets (id),
+  key             TEXT    NOT NULL,
+  content_hash    TEXT    NOT NULL,
+  state           TEXT    NOT NULL CHECK (state IN ('pending', 'failed')),
+  idempotency_key TEXT,
+  run_id          INTEGER REFERENCES runs (id),
+  seq             INTEGER NOT NULL,
+  first_seen      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  message         TEXT,
+  payload         TEXT    NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX inflight_key ON inflight (target_id, key);
+
+-- staged: delivered records not yet merged into records, appended in delivery order (sequential pages).
+-- A key may appear more than once (delivered again after --resend): the newest row wins.
+CREATE TABLE staged (
+  id              INTEGER PRIMARY KEY,
+  target_id       INTEGER NOT NULL,
+  key             TEXT    NOT NULL,
+  content_hash    TEXT    NOT NULL,
+  idempotency_key TEXT,
+  run_id          INTEGER,
+  first_seen      INTEGER NOT NULL,
+  delivered_at    INTEGER NOT NULL
+) STRICT;
+CREATE INDEX staged_key ON staged (target_id, key);
 
 CREATE TABLE meta (
   name  TEXT    PRIMARY KEY,

@@ -26,6 +26,8 @@ export interface BoundMapping {
   foldIndex: number | undefined;
   /** The file's own zone, from a `Parameters:TimeZone=` row. */
   fileZone: string | undefined;
+  /** True for a row a skip rule leaves out. */
+  skips: ((row: SourceRow) => boolean) | undefined;
 }
 
 export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMapping {
@@ -63,7 +65,31 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMap
     fields,
     foldIndex,
     fileZone: parameterValue(source.parameters, 'timezone'),
+    skips: bindSkipRules(merged, source, index),
   };
+}
+
+function bindSkipRules(
+  merged: MergedMapping,
+  source: SourceInfo,
+  index: Map<string, number>,
+): BoundMapping['skips'] {
+  const tests: Array<(row: SourceRow) => boolean> = [];
+  for (const rule of merged.skip) {
+    const values = new Set(rule.in.map((v) => v.trim().toLowerCase()));
+    const matches = (value: unknown) =>
+      (typeof value === 'string' || typeof value === 'number') &&
+      values.has(String(value).trim().toLowerCase());
+    if (source.format === 'csv' && rule.column !== undefined) {
+      const i = index.get(normalizeColumnName(rule.column));
+      if (i !== undefined) tests.push((row) => row.kind === 'csv' && matches(row.cells[i]));
+    } else if (source.format === 'jsonl' && rule.path !== undefined) {
+      const parts = rule.path.split('.');
+      tests.push((row) => row.kind === 'json' && matches(walk(row.value, parts)));
+    }
+  }
+  if (tests.length === 0) return undefined;
+  return (row) => tests.some((test) => test(row));
 }
 
 function bindColumn(

@@ -1,5 +1,5 @@
 // Merges a preset's mapping with the user's: the user's fields replace the preset's field by field.
-import type { FieldSpec, FieldSpecObject, WrittenMapping } from '../config/schema.js';
+import type { FieldSpec, FieldSpecObject, SkipRule, WrittenMapping } from '../config/schema.js';
 import type { RecordField } from '../record/fields.js';
 import type { Preset } from './presets/types.js';
 
@@ -17,6 +17,8 @@ export interface MergedMapping {
   fields: Partial<Record<RecordField, MergedField>>;
   defaults: Partial<Record<RecordField, string | number>>;
   foldBy: string | undefined;
+  /** The user's skip rules replace the preset's. */
+  skip: SkipRule[];
 }
 
 function toMerged(spec: FieldSpec, origin: FieldOrigin): MergedField {
@@ -36,6 +38,7 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     fields,
     defaults: { ...preset?.mapping.defaults, ...user?.defaults },
     foldBy: user?.foldBy ?? preset?.mapping.foldBy,
+    skip: user?.skip ?? preset?.mapping.skip ?? [],
   };
 }
 

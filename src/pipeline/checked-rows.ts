@@ -86,7 +86,7 @@ export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatche
   return Object.assign(matches, { expected: expected || 'a non-blank row' });
 }
 
-/** What one row became: a record, a rejection, `folded` into the row above, or `dropped` by the transform. */
+/** What one row became: a record, a rejection, `folded` into the row above, or `dropped` (skip rule, transform). */
 export type RowOutcome = CheckedRow | 'folded' | 'dropped';
 
 /**
@@ -137,6 +137,7 @@ export function createRowChecker(options: CheckOptions): (row: SourceRow) => Row
       if (key && key === state.lastFoldKey) return 'folded';
       state.lastFoldKey = key;
     }
+    if (bound.skips?.(row)) return 'dropped';
     let candidate = validator.candidate(row);
     if (options.transform) {
       const result = applyTransform(options.transform, candidate, row);

@@ -24,7 +24,7 @@ export interface Summary {
   sent: number;
   /** Records the server refused (4xx) in this run. */
   rejected: number;
-  /** Rows the config's `transform` dropped (it returned null). */
+  /** Rows left out on purpose: a `mapping.skip` rule matched, or the JS `transform` returned null. */
   skipped: number;
   /** Rows invalid because their conversionId was already on a valid row earlier in the run. */
   duplicates: number;

@@ -9,6 +9,8 @@ import { root, runCli, tempDir } from '../helpers/cli.js';
 interface Expected {
   records: Record<string, unknown>[];
   invalid: { line: number; column: string; reason: string }[];
+  /** Rows a preset's skip rule leaves out (e.g. failed payments). */
+  skipped?: number;
 }
 
 const presetsDir = path.join(root, 'fixtures/presets');
@@ -52,6 +54,7 @@ describe.each(cases)('preset $preset', ({ preset, dir, input }) => {
     expect(issuesOf(summary)).toEqual([...expected.invalid].sort((a, b) => a.line - b.line));
     expect(receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
     expect(summary.sent).toBe(expected.records.length);
+    expect(summary.skipped).toBe(expected.skipped ?? 0);
     expect(result.code).toBe(expected.invalid.length > 0 ? 1 : 0);
   });
 

@@ -1,10 +1,12 @@
-// A run killed with SIGKILL right after marking records pending: the next run must find them.
+// Runs killed with SIGKILL (after marking records pending; after delivering, before the merge): the
+// next run must find them.
 // The child runs the real ledger and lock code, transpiled to plain JS (Node 20 runs no .ts).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { acquireLock } from '../../src/ledger/lock.js';
@@ -88,5 +90,52 @@ it('keeps what was marked pending before a SIGKILL, and the next run takes over 
   } finally {
     ledger.close();
     release();
+  }
+});
+
+const stagedChild = `
+import { openLedger } from './code/ledger/ledger.js';
+import { targetOf } from './code/ledger/target.js';
+
+const ledger = openLedger(process.argv[2]);
+const target = ledger.target(targetOf('https://crm.example', 'sk_test'));
+const run = ledger.beginRun({ command: 'push', files: ['orders.csv'] });
+const entry = (key) => ({ key, contentHash: 'h-' + key, payload: '{}', idempotencyKey: 'b1' });
+ledger.markPending(target, run, [entry('id:1'), entry('id:2'), entry('id:3')]);
+ledger.markDelivered(target, ['id:1', 'id:2'], 'b1');
+process.kill(process.pid, 'SIGKILL');
+`;
+
+it('merges what a run killed before its merge had staged when the ledger is next opened', async () => {
+  const script = join(dir, 'staged-child.mjs');
+  const ledgerPath = join(dir, 'staged', 'ledger.db');
+  writeFileSync(script, stagedChild);
+
+  expect(await runChild(script, ledgerPath)).toBe('SIGKILL');
+  const sizes = () => {
+    const db = new Database(ledgerPath, { readonly: true });
+    try {
+      return ['inflight', 'staged', 'records'].map(
+        (table) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+      );
+    } finally {
+      db.close();
+    }
+  };
+  expect(sizes()).toEqual([1, 2, 0]);
+
+  const ledger = openLedger(ledgerPath);
+  try {
+    expect(sizes()).toEqual([1, 0, 2]);
+    const target = ledger.target(targetOf('https://crm.example', 'sk_test'));
+    expect(ledger.lookup(target, ['id:1', 'id:2', 'id:3'])).toEqual(
+      new Map([
+        ['id:1', { state: 'delivered', contentHash: 'h-id:1' }],
+        ['id:2', { state: 'delivered', contentHash: 'h-id:2' }],
+        ['id:3', { state: 'pending', contentHash: 'h-id:3' }],
+      ]),
+    );
+  } finally {
+    ledger.close();
   }
 });

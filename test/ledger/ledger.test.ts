@@ -163,11 +163,20 @@ describe('lookup', () => {
 });
 
 describe('state transitions', () => {
-  it('delivers: drops the payload, keeps the hash, records the idempotency key', () => {
+  it('delivers: stages the record without payload, then merges it into records', () => {
     const { target, run } = setUp();
     expect(ledger.markPending(target, run, [pending('id:1', 'b1'), pending('id:2', 'b1')])).toBe(2);
     clock = 2_000;
     expect(ledger.markDelivered(target, ['id:1', 'id:2', 'id:unknown'], 'b1-final')).toBe(2);
+    expect(rawRows('SELECT count(*) AS n FROM inflight')).toEqual([{ n: 0 }]);
+    expect(rawRows('SELECT key, idempotency_key, first_seen, delivered_at FROM staged ORDER BY id')).toEqual([
+      { key: 'id:1', idempotency_key: 'b1-final', first_seen: 1_000, delivered_at: 2_000 },
+      { key: 'id:2', idempotency_key: 'b1-final', first_seen: 1_000, delivered_at: 2_000 },
+    ]);
+    expect(rawRows('SELECT count(*) AS n FROM records')).toEqual([{ n: 0 }]);
+
+    expect(ledger.merge()).toBe(2);
+    expect(rawRows('SELECT count(*) AS n FROM staged')).toEqual([{ n: 0 }]);
     expect(
       rawRows('SELECT key, state, payload, idempotency_key, first_seen, updated_at FROM records'),
     ).toEqual([
@@ -188,6 +197,7 @@ describe('state transitions', () => {
         updated_at: 2_000,
       },
     ]);
+    expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 2, rejected: 0, failed: 0 });
   });
 
   it('does not turn a delivered record back to pending unless resend is asked', () => {
@@ -207,7 +217,7 @@ describe('state transitions', () => {
       state: 'pending',
       contentHash: 'hash-changed',
     });
-    expect(rawRows("SELECT payload, idempotency_key FROM records WHERE key = 'id:1'")).toEqual([
+    expect(rawRows("SELECT payload, idempotency_key FROM inflight WHERE key = 'id:1'")).toEqual([
       { payload: '{"conversionId":"id:1"}', idempotency_key: 'b2' },
     ]);
   });
@@ -218,15 +228,17 @@ describe('state transitions', () => {
     ledger.markDelivered(target, ['id:3'], 'b1');
     expect(ledger.markRejected(target, [{ key: 'id:1', message: 'currency unknown' }])).toBe(1);
     expect(ledger.markFailed(target, ['id:2', 'id:3'], 'HTTP 503 after 5 attempts')).toBe(1);
-    expect(rawRows('SELECT key, state, message FROM records ORDER BY key')).toEqual([
-      { key: 'id:1', state: 'rejected', message: 'currency unknown' },
-      { key: 'id:2', state: 'failed', message: 'HTTP 503 after 5 attempts' },
-      { key: 'id:3', state: 'delivered', message: null },
+    expect(rawRows('SELECT key, state, message, payload FROM records')).toEqual([
+      { key: 'id:1', state: 'rejected', message: 'currency unknown', payload: '{"conversionId":"id:1"}' },
     ]);
+    expect(rawRows('SELECT key, state, message FROM inflight')).toEqual([
+      { key: 'id:2', state: 'failed', message: 'HTTP 503 after 5 attempts' },
+    ]);
+    expect(rawRows('SELECT key FROM staged')).toEqual([{ key: 'id:3' }]);
     expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 1, failed: 1 });
 
     expect(ledger.markPending(target, run, [pending('id:1', 'b2'), pending('id:2', 'b2')])).toBe(2);
-    expect(rawRows("SELECT state, message FROM records WHERE state = 'pending'")).toEqual([
+    expect(rawRows('SELECT state, message FROM inflight')).toEqual([
       { state: 'pending', message: null },
       { state: 'pending', message: null },
     ]);

@@ -31,7 +31,7 @@ describe('migrate', () => {
     migrate(db);
     expect(version(db)).toBe(1);
     expect(ledgerMigrations).toHaveLength(1);
-    expect(tables(db)).toEqual(['meta', 'records', 'runs', 'targets']);
+    expect(tables(db)).toEqual(['inflight', 'meta', 'records', 'runs', 'staged', 'targets']);
     db.close();
   });
 
@@ -48,7 +48,7 @@ describe('migrate', () => {
     const db = new Database(path);
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
     expect(version(db)).toBe(2);
-    expect(db.prepare('SELECT key, state, note FROM records JOIN runs ON runs.id = run_id').get()).toEqual({
+    expect(db.prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get()).toEqual({
       key: 'id:1',
       state: 'pending',
       note: null,

@@ -27,13 +27,15 @@ export const stripe: Preset = {
       conversionId: 'id',
       conversionEmail: 'Customer Email',
     },
+    // A failed or canceled charge is no revenue: such rows are skipped (counted, not reported as errors).
+    skip: [{ column: 'Status', in: ['Failed', 'Canceled'] }],
   },
   notes: [
     'Records are linked by Customer Email. If checkout stores the CRM visitor id in metadata, add ' +
       '`mapping.fields.serviceId: "<key> (metadata)"`.',
     'Times are read as UTC. If you exported in another zone (the column is then named after it), override ' +
       '`mapping.fields.conversionDatetime` with that column and its `timezone`.',
-    'Failed and refunded payments are in the export and are imported (Amount, not net of refunds): export ' +
-      'only successful payments.',
+    'Failed and canceled payments are skipped (Status). Refunded ones are imported with their Amount (not net ' +
+      'of refunds): leave them out of the export, or add `mapping.skip: [{column: Status, in: [Failed, Canceled, Refunded]}]`.',
   ],
 };

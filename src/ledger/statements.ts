@@ -1,0 +1,130 @@
+// The ledger's SQL, kept apart from the code that runs it. Tables (migrations.ts): inflight (pending,
+// failed), staged (delivered, not merged yet), records (delivered, rejected). A key's state is the
+// first found in that order; every statement below keeps that precedence true.
+
+/** A key's newest staged row (a key is staged again when it is delivered again before a merge). */
+const newestStaged = (target: string, key: string) =>
+  `(SELECT max(id) FROM staged WHERE target_id = ${target} AND key = ${key})`;
+
+export const sql = {
+  target: `INSERT INTO targets (base_url, key_fingerprint, created_at) VALUES (?, ?, ?)
+    ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
+  beginRun: 'INSERT INTO runs (command, files, started_at, pid) VALUES (?, ?, ?, ?)',
+  finishRun: 'UPDATE runs SET counts = ?, exit_code = ?, duration_ms = ?, finished_at = ? WHERE id = ?',
+  history: 'SELECT * FROM runs ORDER BY id DESC LIMIT ?',
+  liveRuns: 'SELECT pid FROM runs WHERE finished_at IS NULL',
+
+  // lookup: the keys are parsed once; rows come cold to hot (records, staged, inflight) and the caller
+  // lets a later row overwrite an earlier one, so the hotter state wins.
+  lookup: `WITH k (key) AS MATERIALIZED (SELECT value FROM json_each(:keys))
+    SELECT key, state, content_hash FROM records WHERE target_id = :target AND key IN k
+    UNION ALL
+    SELECT key, 'delivered', content_hash FROM staged AS s WHERE target_id = :target AND key IN k
+      AND id = ${newestStaged(':target', 's.key')}
+    UNION ALL
+    SELECT key, state, content_hash FROM inflight WHERE target_id = :target AND key IN k`,
+
+  reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
+  // A key not in inflight is delivered when it is staged or delivered in records: left alone unless
+  // :resend. The records row is probed once, for the guard and for first_seen.
+  markPending: `INSERT INTO inflight AS i (target_id, key, content_hash, state, idempotency_key, run_id,
+      seq, first_seen, updated_at, message, payload)
+    SELECT :target, e.value ->> 0, e.value ->> 1, 'pending', e.value ->> 3, :run, :seq + e.key,
+      coalesce(r.first_seen,
+        (SELECT first_seen FROM staged WHERE target_id = :target AND key = e.value ->> 0 LIMIT 1), :now),
+      :now, NULL, e.value ->> 2
+    FROM json_each(:entries) AS e
+      LEFT JOIN records AS r ON r.target_id = :target AND r.key = e.value ->> 0
+    WHERE :resend
+      OR EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = e.value ->> 0)
+      OR (r.state IS NOT 'delivered'
+        AND NOT EXISTS (SELECT 1 FROM staged WHERE target_id = :target AND key = e.value ->> 0))
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'pending',
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id, seq = excluded.seq,
+      updated_at = excluded.updated_at, message = NULL, payload = excluded.payload`,
+
+  // markDelivered, step 1: inflight rows move to staged (step 3 deletes them from inflight).
+  stageInflight: `INSERT INTO staged (target_id, key, content_hash, idempotency_key, run_id, first_seen,
+      delivered_at)
+    SELECT target_id, key, content_hash, :idempotencyKey, run_id, first_seen, :now FROM inflight
+    WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
+  // Step 2, only when some keys were not in inflight: keys already delivered or rejected are marked
+  // delivered again (as the single-table ledger did), from their newest staged row or records row.
+  stageSettled: `INSERT INTO staged (target_id, key, content_hash, idempotency_key, run_id, first_seen,
+      delivered_at)
+    SELECT :target, k.key, coalesce(s.content_hash, r.content_hash), :idempotencyKey,
+      coalesce(s.run_id, r.run_id), coalesce(s.first_seen, r.first_seen), :now
+    FROM (SELECT DISTINCT value AS key FROM json_each(:keys)) AS k
+      LEFT JOIN records AS r ON r.target_id = :target AND r.key = k.key
+      LEFT JOIN staged AS s ON s.id = ${newestStaged(':target', 'k.key')}
+    WHERE (r.key IS NOT NULL OR s.id IS NOT NULL)
+      AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = k.key)`,
+  unflight: `DELETE FROM inflight WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
+  // Cheap upper bound of staged rows (rowid range; rejections leave gaps): decides when to merge.
+  stagedSpan: 'SELECT coalesce((SELECT max(id) FROM staged) - (SELECT min(id) FROM staged) + 1, 0) AS n',
+  stagedAny: 'SELECT EXISTS (SELECT 1 FROM staged) AS any',
+  // The bulk merge: sorted by key, so each records page is written once per merge, not once per
+  // record. Within a key, staged rows come in id order, so the newest one is applied last.
+  // `WHERE true` lets the parser tell the upsert clause from a join constraint (SQLite docs, UPSERT).
+  merge: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id,
+      first_seen, updated_at, message, payload)
+    SELECT target_id, key, content_hash, 'delivered', idempotency_key, run_id, first_seen, delivered_at,
+      NULL, NULL
+    FROM staged WHERE true ORDER BY target_id, key, id
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'delivered',
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
+      updated_at = excluded.updated_at, message = NULL, payload = NULL`,
+  clearStaged: 'DELETE FROM staged',
+
+  // markRejected, one key at a time (rejections are few): from inflight, else from the newest staged
+  // row, else the records row changes state; then the key leaves the hotter tables.
+  rejectInflight: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id,
+      first_seen, updated_at, message, payload)
+    SELECT target_id, key, content_hash, 'rejected', idempotency_key, run_id, first_seen, :now,
+      :message, payload
+    FROM inflight WHERE target_id = :target AND key = :key
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'rejected',
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
+      updated_at = excluded.updated_at, message = excluded.message, payload = excluded.payload`,
+  rejectStaged: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id,
+      first_seen, updated_at, message, payload)
+    SELECT target_id, key, content_hash, 'rejected', idempotency_key, run_id, first_seen, :now,
+      :message, NULL
+    FROM staged WHERE id = ${newestStaged(':target', ':key')}
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'rejected',
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
+      updated_at = excluded.updated_at, message = excluded.message, payload = NULL`,
+  rejectRecord: `UPDATE records SET state = 'rejected', message = :message, updated_at = :now
+    WHERE target_id = :target AND key = :key`,
+  dropInflight: 'DELETE FROM inflight WHERE target_id = :target AND key = :key',
+  dropStaged: 'DELETE FROM staged WHERE target_id = :target AND key = :key',
+
+  failInflight: `UPDATE inflight SET state = 'failed', message = :reason, updated_at = :now
+    WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
+  // A rejected record (with its payload) that is reported failed comes back to inflight, with a new
+  // seq: it joins the end of its batch's group. Delivered records are never downgraded.
+  failRejected: `INSERT INTO inflight (target_id, key, content_hash, state, idempotency_key, run_id, seq,
+      first_seen, updated_at, message, payload)
+    SELECT r.target_id, r.key, r.content_hash, 'failed', r.idempotency_key, r.run_id, :seq + e.key,
+      r.first_seen, :now, :reason, r.payload
+    FROM json_each(:keys) AS e
+      CROSS JOIN records AS r ON r.target_id = :target AND r.key = e.value
+    WHERE r.state = 'rejected' AND r.payload IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = e.value)
+      AND NOT EXISTS (SELECT 1 FROM staged WHERE target_id = :target AND key = e.value)`,
+
+  // Groups ordered by their first seq, then seq inside: a batch comes back whole and in order.
+  outstanding: `SELECT key, content_hash, payload, idempotency_key, state FROM inflight
+    WHERE target_id = :target AND (state = 'failed' OR run_id IS NOT :run)
+    ORDER BY min(seq) OVER (PARTITION BY idempotency_key), seq`,
+
+  // counts: records and staged rows shadowed by a hotter table are subtracted, found from the small side.
+  countInflight: 'SELECT state, count(*) AS n FROM inflight WHERE target_id = :target GROUP BY state',
+  countStaged: `SELECT count(DISTINCT key) AS n FROM staged AS s WHERE target_id = :target
+    AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = s.key)`,
+  countRecords: 'SELECT state, count(*) AS n FROM records WHERE target_id = :target GROUP BY state',
+  countShadowed: `SELECT r.state, count(*) AS n
+    FROM (SELECT key FROM inflight WHERE target_id = :target UNION SELECT key FROM staged WHERE target_id = :target) AS k
+      CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.key
+    GROUP BY r.state`,
+} as const;
