@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
 import { isAlive } from './lock.js';
 import { migrate } from './migrations.js';
+import { retain } from './native.js';
 import { sql } from './statements.js';
 import type { Target } from './target.js';
 import type {
@@ -64,7 +65,7 @@ export class Ledger {
     this.#now = now;
     this.path = db.name;
     this.#stmt = Object.fromEntries(
-      Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]),
+      Object.entries(sql).map(([name, text]) => [name, retain(db.prepare(text))]),
     ) as Statements;
     // Rows as arrays: no per-row object for the hot lookup.
     this.#stmt.lookup.raw(true);
@@ -135,7 +136,7 @@ export class Ledger {
     // must still know the batch was in flight, so it is resent as the same body under the same key
     // rather than rebuilt from the file (where another batching would give it a new key). So this
     // commit alone is synchronous=FULL (an fsync of the WAL, which also covers earlier NORMAL commits).
-    this.#db.pragma('synchronous = FULL');
+    this.#stmt.syncFull.run();
     try {
       return this.#inChunks(entries, (chunk, now) => {
         const first = this.#reserveSeq(chunk.length);
@@ -151,7 +152,7 @@ export class Ledger {
         return this.#stmt.markPending.run(params).changes;
       });
     } finally {
-      this.#db.pragma('synchronous = NORMAL');
+      this.#stmt.syncNormal.run();
     }
   }
 
@@ -303,17 +304,17 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // SQLite gives the -wal and -shm files the database file's permissions.
     closeSync(openSync(path, 'a', 0o600));
   }
-  const db = new Database(path);
+  const db = retain(new Database(path));
   try {
-    db.pragma('journal_mode = WAL');
+    db.exec('PRAGMA journal_mode = WAL');
     // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit survives a process
     // crash or SIGKILL (it is in the WAL), and power loss can only drop the last commits, never
     // corrupt the file. A lost `delivered` mark means one resend of that batch from `inflight`, same
     // body, same key, so the server deduplicates it. Only markPending commits with FULL (see there).
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec('PRAGMA foreign_keys = ON');
     // Readers (history, status) never block in WAL; this covers two writers opening at once.
-    db.pragma('busy_timeout = 5000');
+    db.exec('PRAGMA busy_timeout = 5000');
     // Memory (issue 5: peak RSS <= 150 MiB for a whole push): no mmap, and an 8 MiB page cache.
     // Touched mmap pages count in RSS, and lookups of random keys touch the whole records table
     // (~100 MiB per 1M records): with 1 GiB of mmap a re-run of 1M rows peaked at 320 MiB (8.8 s),
@@ -321,13 +322,13 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // process, for a syscall per page. The page cache size made no measurable difference to lookups or
     // writes between 2 and 16 MiB (1M random keys); 8 MiB holds the hot tables (inflight, staged and
     // their indexes, a few MiB at the merge threshold) and the records B-tree's interior pages.
-    db.pragma('mmap_size = 0');
-    db.pragma('cache_size = -8192');
+    db.exec('PRAGMA mmap_size = 0');
+    db.exec('PRAGMA cache_size = -8192');
     // Each batch commits twice (pending, then delivered): 16384 pages (64 MiB of WAL at most) checkpoints
     // less often than the default 1000 and folds repeated writes of a page (the hot tables, a merge's
     // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured
     // again after the hot/cold split: 1000 pages made a 1M-record push ~20 % slower.
-    db.pragma('wal_autocheckpoint = 16384');
+    db.exec('PRAGMA wal_autocheckpoint = 16384');
     migrate(db);
     const ledger = new Ledger(db, options.now ?? Date.now);
     ledger.mergeIfIdle();

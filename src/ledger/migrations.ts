@@ -4,6 +4,7 @@
 
 import type Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
+import { retain } from './native.js';
 
 /** Migration 1, the first release's schema. Exported on its own so tests and tools can reuse it. */
 export const schemaV1 = `
@@ -103,14 +104,14 @@ export function migrate(db: Database.Database, migrations: readonly string[] = l
     if (version === migrations.length) return false;
     db.exec(migrations[version]!);
     // user_version lives in the file header page, so it commits or rolls back with the DDL.
-    db.pragma(`user_version = ${version + 1}`);
+    db.exec(`PRAGMA user_version = ${version + 1}`);
     return true;
   });
   while (step.immediate()) {}
 }
 
 function readVersion(db: Database.Database, migrations: readonly string[]): number {
-  const version = db.pragma('user_version', { simple: true }) as number;
+  const version = retain(db.prepare('PRAGMA user_version')).pluck().get() as number;
   if (version > migrations.length) {
     throw new ConfigError(
       `the ledger ${db.name} has schema version ${version}, newer than this revimport supports (${migrations.length})`,

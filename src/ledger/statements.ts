@@ -7,6 +7,9 @@ const newestStaged = (target: string, key: string) =>
   `(SELECT max(id) FROM staged WHERE target_id = ${target} AND key = ${key})`;
 
 export const sql = {
+  // markPending's own durability (see there); prepared once (native.ts).
+  syncFull: 'PRAGMA synchronous = FULL',
+  syncNormal: 'PRAGMA synchronous = NORMAL',
   target: `INSERT INTO targets (base_url, key_fingerprint, created_at) VALUES (?, ?, ?)
     ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
   beginRun: 'INSERT INTO runs (command, files, started_at, pid) VALUES (?, ?, ?, ?)',

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { acquireLock } from '../../src/ledger/lock.js';
 import { targetOf } from '../../src/ledger/target.js';
+import { keep, retain } from '../helpers/native.js';
 import { compileLedger } from './compile-ledger.mjs';
 
 let dir: string;
@@ -113,10 +114,10 @@ it('merges what a run killed before its merge had staged when the ledger is next
 
   expect(await runChild(script, ledgerPath)).toBe('SIGKILL');
   const sizes = () => {
-    const db = new Database(ledgerPath, { readonly: true });
+    const db = retain(new Database(ledgerPath, { readonly: true }));
     try {
       return ['inflight', 'staged', 'records'].map(
-        (table) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+        (table) => (keep(db).prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
       );
     } finally {
       db.close();

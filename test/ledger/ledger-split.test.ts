@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { PendingEntry, RecordState, StateCounts } from '../../src/ledger/types.js';
+import { keep, retain } from '../helpers/native.js';
 
 let dir: string;
 let path: string;
@@ -33,9 +34,10 @@ const entry = (key: string, idempotencyKey = 'b1', contentHash = `hash-${key}`):
 });
 
 function tableSizes(): { inflight: number; staged: number; records: number } {
-  const db = new Database(path, { readonly: true });
+  const db = retain(new Database(path, { readonly: true }));
   try {
-    const n = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const n = (table: string) =>
+      (keep(db).prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return { inflight: n('inflight'), staged: n('staged'), records: n('records') };
   } finally {
     db.close();

@@ -7,6 +7,7 @@ import { ConfigError } from '../../src/errors.js';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { PendingEntry } from '../../src/ledger/types.js';
+import { keep, retain } from '../helpers/native.js';
 
 let dir: string;
 let path: string;
@@ -34,9 +35,11 @@ const pending = (key: string, idempotencyKey: string, contentHash = `hash-${key}
 
 /** Reads the file the way another process would: proves what is on disk, not in a cache. */
 function rawRows(sql: string, ...params: unknown[]): unknown[] {
-  const db = new Database(path, { readonly: true });
+  const db = retain(new Database(path, { readonly: true }));
   try {
-    return db.prepare(sql).all(...params);
+    return keep(db)
+      .prepare(sql)
+      .all(...params);
   } finally {
     db.close();
   }
@@ -54,9 +57,9 @@ describe('openLedger', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     setUp();
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
-    const db = new Database(path, { readonly: true });
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    const db = retain(new Database(path, { readonly: true }));
+    expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(1);
     db.close();
   });
 
@@ -75,8 +78,8 @@ describe('openLedger', () => {
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
-    const db = new Database(path);
-    db.pragma('user_version = 2');
+    const db = retain(new Database(path));
+    db.exec('PRAGMA user_version = 2');
     db.close();
     expect(() => {
       ledger = openLedger(path);

@@ -7,6 +7,7 @@ import { ConfigError } from '../../src/errors.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { ledgerMigrations, migrate } from '../../src/ledger/migrations.js';
 import { targetOf } from '../../src/ledger/target.js';
+import { keep, retain } from '../helpers/native.js';
 
 let dir: string;
 beforeEach(() => {
@@ -16,17 +17,17 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const version = (db: Database.Database) => db.pragma('user_version', { simple: true });
+const version = (db: Database.Database) => keep(db).prepare('PRAGMA user_version').pluck().get();
 const tables = (db: Database.Database) =>
   (
-    db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as {
+    keep(db).prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as {
       name: string;
     }[]
   ).map((row) => row.name);
 
 describe('migrate', () => {
   it('builds schema 1 on an empty database, once', () => {
-    const db = new Database(':memory:');
+    const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
     expect(version(db)).toBe(1);
@@ -45,10 +46,12 @@ describe('migrate', () => {
     ]);
     ledger.close();
 
-    const db = new Database(path);
+    const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
     expect(version(db)).toBe(2);
-    expect(db.prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get()).toEqual({
+    expect(
+      keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
+    ).toEqual({
       key: 'id:1',
       state: 'pending',
       note: null,
@@ -57,7 +60,7 @@ describe('migrate', () => {
   });
 
   it('rolls a failing migration back whole, version included', () => {
-    const db = new Database(':memory:');
+    const db = retain(new Database(':memory:'));
     migrate(db);
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
@@ -68,8 +71,8 @@ describe('migrate', () => {
   });
 
   it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
-    const db = new Database(':memory:');
-    db.pragma('user_version = 7');
+    const db = retain(new Database(':memory:'));
+    db.exec('PRAGMA user_version = 7');
     expect(() => migrate(db)).toThrow(ConfigError);
     expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (1)');
     expect(tables(db)).toEqual([]);
