@@ -17,7 +17,9 @@ export type Outcome =
   /** Transient: resend the same body (same key). `throttle` slows the whole run down. */
   | { kind: 'retry'; throttle: boolean; afterMs: number | undefined }
   /** Permanent for this body: no retry, no split. */
-  | { kind: 'rejected'; message: string };
+  | { kind: 'rejected'; message: string }
+  /** 3xx, 404, 405, 410: the URL is wrong, not the records; the run stops (records stay pending). */
+  | { kind: 'endpoint'; message: string };
 
 const throttleStatuses = new Set([429, 503]);
 // 409 is the IETF idempotency draft's "a request with this key is still in progress": resend unchanged.
@@ -46,8 +48,15 @@ export function classify(status: number, headers: ResponseHeaders, nowMs: number
   if (status >= 300 && status < 400) {
     const location = headerValue(headers, 'location');
     return {
-      kind: 'rejected',
+      kind: 'endpoint',
       message: `HTTP ${status}: redirect to ${location ?? '(no Location)'} not followed; check the base URL`,
+    };
+  }
+  // Rejecting every record for a wrong URL would mark them all `rejected`, which no later run resends.
+  if (status === 404 || status === 405 || status === 410) {
+    return {
+      kind: 'endpoint',
+      message: `HTTP ${status}: no revenues endpoint at this URL; check the base URL`,
     };
   }
   return { kind: 'rejected', message: `HTTP ${status}` };

@@ -2,7 +2,7 @@
 // stop the run, or retry the same bytes (same Idempotency-Key) within the retry and time budgets.
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { AuthError } from '../errors.js';
+import { AuthError, ConfigError } from '../errors.js';
 import { type BackoffOptions, backoffDelay } from './backoff.js';
 import { classify, serverMessage } from './classify.js';
 import { type PostResponse, postBatch, TransportError } from './client.js';
@@ -97,7 +97,8 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
       const { status, durationMs, text } = response;
       outcomes.call(() => hooks.onRequest?.({ status, durationMs, records: parts.length, attempt }));
       const outcome = classify(status, response.headers, context.now());
-      if (outcome.kind !== 'retry' && outcome.kind !== 'auth') pacing.answered();
+      if (outcome.kind !== 'retry' && outcome.kind !== 'auth' && outcome.kind !== 'endpoint')
+        pacing.answered();
       switch (outcome.kind) {
         case 'delivered':
           pacing.succeeded();
@@ -110,6 +111,16 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
             }),
           );
           return outcomes.abandoned(parts);
+        case 'endpoint':
+          context.stop(
+            new ConfigError(
+              `${context.request.url.href} answered ${outcome.message}; nothing more was sent`,
+              {
+                hint: 'the records not delivered stay pending in the ledger: fix baseUrl and run again',
+              },
+            ),
+          );
+          return outcomes.abandoned(parts);
         case 'split-rejected':
           // A single record is never split: it is the bad one (explicit base case).
           if (parts.length === 1) return outcomes.rejected(parts, status, serverMessage(status, text));
@@ -117,10 +128,8 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
         case 'too-large':
           if (parts.length > 1) return context.split(job, true);
           return outcomes.rejected(parts, status, `record too large for the server (HTTP ${status})`);
-        case 'rejected': {
-          const redirect = status >= 300 && status < 400;
-          return outcomes.rejected(parts, status, redirect ? outcome.message : serverMessage(status, text));
-        }
+        case 'rejected':
+          return outcomes.rejected(parts, status, serverMessage(status, text));
         case 'retry':
           reason = `HTTP ${status}`;
           throttle = outcome.throttle;

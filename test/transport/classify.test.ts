@@ -29,16 +29,33 @@ describe('classify', () => {
     ['599 (other 5xx)', 599, {}, retry(false)],
     ['501 Not Implemented', 501, {}, { kind: 'rejected', message: 'HTTP 501' }],
     ['505 HTTP Version', 505, {}, { kind: 'rejected', message: 'HTTP 505' }],
-    ['404 Not Found', 404, {}, { kind: 'rejected', message: 'HTTP 404' }],
-    ['405 Method Not Allowed', 405, {}, { kind: 'rejected', message: 'HTTP 405' }],
-    ['410 Gone', 410, {}, { kind: 'rejected', message: 'HTTP 410' }],
+    [
+      '404 Not Found',
+      404,
+      {},
+      { kind: 'endpoint', message: 'HTTP 404: no revenues endpoint at this URL; check the base URL' },
+    ],
+    [
+      '405 Method Not Allowed',
+      405,
+      {},
+      { kind: 'endpoint', message: 'HTTP 405: no revenues endpoint at this URL; check the base URL' },
+    ],
+    [
+      '410 Gone',
+      410,
+      {},
+      { kind: 'endpoint', message: 'HTTP 410: no revenues endpoint at this URL; check the base URL' },
+    ],
     ['100 Continue as final', 100, {}, { kind: 'rejected', message: 'HTTP 100' }],
+    ['409 Conflict is retried (same key in progress)', 409, {}, retry(false)],
+    ['418 other 4xx', 418, {}, { kind: 'rejected', message: 'HTTP 418' }],
     [
       '301 redirect',
       301,
       { location: 'https://new.example.com/api/revenues' },
       {
-        kind: 'rejected',
+        kind: 'endpoint',
         message:
           'HTTP 301: redirect to https://new.example.com/api/revenues not followed; check the base URL',
       },
@@ -47,7 +64,7 @@ describe('classify', () => {
       '307 without Location',
       307,
       {},
-      { kind: 'rejected', message: 'HTTP 307: redirect to (no Location) not followed; check the base URL' },
+      { kind: 'endpoint', message: 'HTTP 307: redirect to (no Location) not followed; check the base URL' },
     ],
   ])('%s', (_name, status, headers, expected) => {
     expect(classify(status, headers, now)).toEqual(expected);

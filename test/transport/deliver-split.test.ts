@@ -72,12 +72,22 @@ describe('bisection of refused batches', () => {
 
   it('rejects the whole body on another permanent status, with the server message', async () => {
     const { receiver, deliverer, idsWith, messages } = await setup({}, { batchSize: 10 });
-    receiver.script({ status: 404, body: 'no such route' });
+    receiver.script({ status: 418, body: 'no coffee here' });
     await pushAll(deliverer, makeItems(4));
     await deliverer.close();
     expect(receiver.requests.length).toBe(1);
     expect(idsWith('rejected').length).toBe(4);
-    expect(messages.get('order-3')).toBe('HTTP 404: no such route');
+    expect(messages.get('order-3')).toBe('HTTP 418: no coffee here');
+  });
+
+  it('stops the run on a wrong URL (404) instead of rejecting every record: they stay unsent', async () => {
+    const { receiver, deliverer, idsWith } = await setup({}, { batchSize: 10 });
+    receiver.script({ status: 404, body: 'no such route' });
+    await pushAll(deliverer, makeItems(4)).catch(() => undefined);
+    await expect(deliverer.close()).rejects.toThrow(/answered HTTP 404: no revenues endpoint/);
+    expect(receiver.requests.length).toBe(1);
+    expect(idsWith('rejected')).toEqual([]);
+    expect(idsWith('abandoned').length).toBe(4);
   });
 });
 
