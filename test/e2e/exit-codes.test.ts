@@ -237,4 +237,31 @@ describe('exit 5: one run at a time per ledger', () => {
     expect(JSON.parse(b.stdout).sent).toBe(40);
     expect(acceptedIds(r.accepted)).toEqual(range(1, 80));
   });
+
+  it('Ctrl-C while waiting with --wait ends the wait at once (130), not after the wait', async () => {
+    const r = await start();
+    let release!: () => void;
+    r.script({ until: new Promise<void>((resolve) => (release = resolve)) });
+    const first = startCli(['push', writeExport(work, 'a.csv', { to: 40 }), '-c', config], {
+      cwd: work,
+      env: pushEnv(r.url, key, state),
+    });
+    while (r.held === 0) await delay(10);
+    const waiting = startCli(
+      ['push', writeExport(work, 'b.csv', { from: 41, to: 80 }), '-c', config, '--wait', '600'],
+      {
+        cwd: work,
+        env: pushEnv(r.url, key, state),
+      },
+    );
+    await delay(500);
+    waiting.child.kill('SIGINT');
+    const stopped = await waiting.done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(/stopped while waiting for another run/);
+    expect(stopped.stderr).not.toMatch(/internal error/);
+    release();
+    expect((await first.done).code).toBe(0);
+    expect(acceptedIds(r.accepted)).toEqual(range(1, 40));
+  });
 });

@@ -1,7 +1,8 @@
 // One push or retry holding the ledger: take the run lock, open the ledger, record the run, release.
 
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Settings } from '../../config/settings.js';
-import { UsageError } from '../../errors.js';
+import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { acquireLock } from '../../ledger/lock.js';
 import { targetOf } from '../../ledger/target.js';
@@ -21,12 +22,20 @@ export async function withLedger(
   wait: string | undefined,
   body: (ledger: LedgerHandle) => Promise<Summary>,
   exitCode: (summary: Summary) => number = exitCodeFor,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<Summary> {
   const waitSeconds = wait === undefined ? 0 : Number(wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
     throw new UsageError(`--wait must be a number of seconds, not "${wait}"`);
   }
-  const release = await acquireLock(settings.statePath, { waitMs: waitSeconds * 1000 });
+  // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
+  const release = await acquireLock(settings.statePath, {
+    waitMs: waitSeconds * 1000,
+    sleep: (ms) => delay(ms, undefined, { signal }),
+  }).catch((error: unknown) => {
+    if (signal.aborted) throw new LockError('stopped while waiting for another run to finish');
+    throw error;
+  });
   try {
     const ledger = openLedger(settings.statePath);
     try {

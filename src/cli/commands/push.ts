@@ -159,6 +159,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       flags.wait,
       (ledger) => runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks),
       (summary) => exitCodeOf(summary, run, context),
+      context.signal,
     );
   };
 
