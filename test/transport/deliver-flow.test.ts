@@ -1,30 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthError } from '../../src/errors.js';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { checkUrl } from '../../src/transport/client.js';
-import { createDeliverer, type DeliverOptions } from '../../src/transport/deliver.js';
-import { deferred, type Item, idOf, makeItems, pushAll, recordHooks, waitUntil } from './helpers.js';
+import type { ReceiverOptions } from '../../src/testing/receiver.js';
+import { deferred, idOf, makeItems, pushAll, useDeliverySetup, waitUntil } from './helpers.js';
 
 const apiKey = 'sk_live_flow_5f2c9a';
 
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function setup(receiverOptions: ReceiverOptions = {}, options: Partial<DeliverOptions<Item>> = {}) {
-  receiver = await startReceiver(receiverOptions);
-  const recorded = recordHooks();
-  const deliverer = createDeliverer<Item>({
-    url: checkUrl(receiver.url, false),
-    apiKey,
-    baseDelayMs: 1,
-    hooks: recorded.hooks,
-    ...options,
-  });
-  return { receiver, deliverer, ...recorded };
-}
+const setup = useDeliverySetup(apiKey);
 
 describe('backpressure', () => {
   it('push does not resolve while `concurrency` bodies are outstanding', async () => {

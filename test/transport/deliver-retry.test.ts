@@ -1,27 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { checkUrl } from '../../src/transport/client.js';
-import { createDeliverer, type DeliverOptions } from '../../src/transport/deliver.js';
-import { deferred, type Item, idOf, makeItems, pushAll, recordHooks, waitUntil } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { deferred, idOf, makeItems, pushAll, useDeliverySetup, waitUntil } from './helpers.js';
 
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function setup(receiverOptions: ReceiverOptions = {}, options: Partial<DeliverOptions<Item>> = {}) {
-  receiver = await startReceiver(receiverOptions);
-  const recorded = recordHooks();
-  const deliverer = createDeliverer<Item>({
-    url: checkUrl(receiver.url, false),
-    apiKey: 'sk_test_retry',
-    baseDelayMs: 1,
-    hooks: recorded.hooks,
-    ...options,
-  });
-  return { receiver, deliverer, ...recorded };
-}
+const setup = useDeliverySetup('sk_test_retry');
 
 describe('retries', () => {
   it('503, 503, 200 delivers once, with the same body and Idempotency-Key each time', async () => {

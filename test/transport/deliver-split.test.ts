@@ -1,28 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { checkUrl } from '../../src/transport/client.js';
-import { createDeliverer, type DeliverOptions } from '../../src/transport/deliver.js';
+import { describe, expect, it } from 'vitest';
 import { idempotencyKey } from '../../src/transport/idempotency.js';
-import { type Item, idOf, makeItems, pushAll, recordHooks } from './helpers.js';
+import { idOf, makeItems, pushAll, useDeliverySetup } from './helpers.js';
 
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function setup(receiverOptions: ReceiverOptions = {}, options: Partial<DeliverOptions<Item>> = {}) {
-  receiver = await startReceiver(receiverOptions);
-  const recorded = recordHooks();
-  const deliverer = createDeliverer<Item>({
-    url: checkUrl(receiver.url, false),
-    apiKey: 'sk_test_split',
-    baseDelayMs: 1,
-    hooks: recorded.hooks,
-    ...options,
-  });
-  return { receiver, deliverer, ...recorded };
-}
+const setup = useDeliverySetup('sk_test_split');
 
 const bad = new Set(['order-17', 'order-250', 'order-251']);
 const validate = (record: unknown) =>

@@ -1,6 +1,9 @@
 // Shared fixtures for the transport tests: records, outcome recorders and small waits.
+import { afterEach } from 'vitest';
 import type { ConversionRecord } from '../../src/record/fields.js';
-import type { DeliveryHooks } from '../../src/transport/deliver.js';
+import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
+import { checkUrl } from '../../src/transport/client.js';
+import { createDeliverer, type DeliverOptions, type DeliveryHooks } from '../../src/transport/deliver.js';
 
 export interface Item {
   record: ConversionRecord;
@@ -76,4 +79,28 @@ export function deferred(): { promise: Promise<void>; resolve: () => void } {
 /** Push every item, awaiting each push as the pipeline does. */
 export async function pushAll<T>(deliverer: { push(item: T): Promise<void> }, items: T[]): Promise<void> {
   for (const item of items) await deliverer.push(item);
+}
+
+/**
+ * One receiver and one deliverer per test, the receiver closed after each: the set-up the deliver-*
+ * test files share. Call at the top level of a test file.
+ */
+export function useDeliverySetup(apiKey: string) {
+  let receiver: Receiver | undefined;
+  afterEach(async () => {
+    await receiver?.close();
+    receiver = undefined;
+  });
+  return async (receiverOptions: ReceiverOptions = {}, options: Partial<DeliverOptions<Item>> = {}) => {
+    receiver = await startReceiver(receiverOptions);
+    const recorded = recordHooks();
+    const deliverer = createDeliverer<Item>({
+      url: checkUrl(receiver.url, false),
+      apiKey,
+      baseDelayMs: 1,
+      hooks: recorded.hooks,
+      ...options,
+    });
+    return { receiver, deliverer, ...recorded };
+  };
 }
