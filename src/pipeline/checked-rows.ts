@@ -14,7 +14,13 @@ import type { Issue, Rejection } from '../report/rejection.js';
 import { SeenIds } from './seen-ids.js';
 
 export type CheckedRow =
-  | { ok: true; record: ConversionRecord; row: SourceRow }
+  | {
+      ok: true;
+      record: ConversionRecord;
+      row: SourceRow;
+      /** The source column of conversionId, for messages about this record later on. */
+      idColumn: string;
+    }
   | { ok: false; rejection: Rejection; duplicate: boolean };
 
 export interface CheckOptions extends ValidateOptions {
@@ -165,7 +171,7 @@ export function createRowChecker(options: CheckOptions): (row: SourceRow) => Row
         duplicate: true,
       };
     }
-    return { ok: true, record: checked.record, row };
+    return { ok: true, record: checked.record, row, idColumn: bound.fields.conversionId.column };
   };
 }
 

@@ -10,4 +10,6 @@ export interface Item {
   row: SourceRow | undefined;
   file: string;
   line: number;
+  /** The source column conversionId came from (its header as written). */
+  idColumn: string;
 }

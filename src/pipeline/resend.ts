@@ -59,6 +59,7 @@ export async function resendOutstanding(
       row: undefined,
       file: '(ledger)',
       line: 0,
+      idColumn: 'conversionId',
     };
     summary.retried++;
     resent.add(item);

@@ -96,7 +96,7 @@ export async function runPipeline(
             row: item.row,
             issues: [
               {
-                column: 'conversionId',
+                column: item.idColumn,
                 value: item.record.conversionId ?? '',
                 reason: 'changed since delivered',
                 message: `conversionId "${item.record.conversionId}" was delivered before with other content; skipped (use --resend to send it again)`,
@@ -173,6 +173,7 @@ export async function runPipeline(
               row,
               file: row.source.file,
               line: row.line,
+              idColumn: result.idColumn,
             });
             if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
           }

@@ -95,7 +95,8 @@ describe('the ledger across runs', () => {
     expect([s.valid, s.sent, s.alreadySent, s.changed, s.requests]).toEqual([50, 0, 49, 1, 0]);
     const group = s.errors.find((g: { reason: string }) => g.reason === 'changed since delivered');
     expect(group.count).toBe(1);
-    expect(group.examples[0]).toMatchObject({ file: changed, line: 18, value: '17' });
+    // Named by the source header the user knows, not the internal field name.
+    expect(group.examples[0]).toMatchObject({ file: changed, line: 18, value: '17', column: 'Order ID' });
     expect(r.accepted).toHaveLength(50);
 
     const third = await push(changed, '--resend');
