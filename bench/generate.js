@@ -38,18 +38,6 @@ const firstNames = ['anna', 'ben', 'clara', 'david', 'emma', 'felix', 'greta', '
 const lastNames = ['schmidt', 'miller', 'garcia', 'tanaka', 'sharma', 'dubois', 'rossi', 'novak'];
 const domains = ['example.com', 'mail.example.org', 'shop.example.net', 'example.co.uk'];
 
-// mulberry32: tiny and deterministic.
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ID_SPACE = 10_000_000_000;
 const ID_MULTIPLIER = 7_919_370_317; // odd and not a multiple of 5: a bijection of 0..10^10-1
 
@@ -114,7 +102,8 @@ export function benchConfig() {
  * Writes (or reuses) `<dir>/conversions-v<version>-<rows>.csv` and its config.
  * Returns `{ file, config, bytes, reused }`.
  */
-export function ensureData(dir, rows, seed = 42) {
+/** `random(seed)`: the PRNG from dist/testing/seeded-random.js (passed in: dist may not exist at import time). */
+export function ensureData(dir, rows, random, seed = 42) {
   mkdirSync(dir, { recursive: true });
   const stem = path.join(dir, `conversions-v${generatorVersion}-s${seed}-${rows}`);
   const file = `${stem}.csv`;

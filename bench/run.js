@@ -43,9 +43,10 @@ if (!Number.isInteger(prefill) || prefill < 0)
 ensureBuilt();
 mkdirSync(workDir, { recursive: true });
 const { startReceiver } = await import('../dist/testing/receiver.js');
+const { seededRandom } = await import('../dist/testing/seeded-random.js');
 
 log(`data: ${rows} rows`);
-const data = ensureData(dataDir, rows);
+const data = ensureData(dataDir, rows, seededRandom);
 log(`  ${data.file} (${(data.bytes / 2 ** 20).toFixed(1)} MiB, ${data.reused ? 'reused' : 'generated'})`);
 const prefilled = prefill > 0 ? await ensurePrefilled(dataDir, prefill, apiKey, log) : undefined;
 

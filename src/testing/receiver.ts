@@ -3,6 +3,7 @@
 // `npm run receiver` and `npm run demo`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from './seeded-random.js';
 
 /** A canned answer, used once, in order, before normal behaviour. */
 export interface ScriptedResponse {
@@ -87,18 +88,6 @@ export interface Receiver {
 
 const hardBodyLimit = 64 * 1024 * 1024;
 const endpoint = '/api/revenues';
-
-// mulberry32: tiny, deterministic, good enough for fault injection.
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function readBody(req: IncomingMessage, limit: number): Promise<{ text: string; bytes: number }> {
   const chunks: Buffer[] = [];
