@@ -22,14 +22,15 @@ export function makeDeliverer(
   const ledger = deps.ledger;
   // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
   const written = new WeakSet<Item>();
-  const writePending = (items: Item[], idempotencyKey: string) => {
+  // `json`: the records as the deliverer already serialized them for the body (the payload kept for a resend).
+  const writePending = (items: Item[], idempotencyKey: string, json?: string[]) => {
     ledger?.ledger.markPending(
       ledger.targetId,
       ledger.runId,
-      items.map((i) => ({
+      items.map((i, n) => ({
         key: i.key,
         contentHash: i.contentHash,
-        payload: JSON.stringify(i.record),
+        payload: json?.[n] ?? JSON.stringify(i.record),
         idempotencyKey,
       })),
       // Only --resend may turn a delivered record back into pending: the ledger's guard stays on otherwise.
@@ -69,8 +70,8 @@ export function makeDeliverer(
     baseDelayMs: deps.baseDelayMs,
     now: deps.now,
     hooks: {
-      beforeSend(items, idempotencyKey) {
-        writePending(items, idempotencyKey);
+      beforeSend(items, idempotencyKey, json) {
+        writePending(items, idempotencyKey, json);
       },
       onDelivered(items, info) {
         ledger?.ledger.markDelivered(

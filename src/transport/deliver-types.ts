@@ -41,8 +41,11 @@ export interface RetryInfo {
  * A hook that throws stops the run: `close()` rejects with that error.
  */
 export interface DeliveryHooks<T> {
-  /** Before the first request of every distinct body (splits included), not before retries. */
-  beforeSend?(items: T[], idempotencyKey: string): void;
+  /**
+   * Before the first request of every distinct body (splits included), not before retries. `json` holds
+   * each record exactly as serialized in the body, so a caller keeping payloads need not serialize again.
+   */
+  beforeSend?(items: T[], idempotencyKey: string, json: string[]): void;
   onDelivered?(items: T[], info: { status: number; idempotencyKey: string }): void;
   /** Final: the server refused these records (after bisection for 400/422). */
   onRejected?(items: T[], info: { status: number; message: string }): void;

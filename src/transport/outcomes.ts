@@ -50,7 +50,13 @@ export function createOutcomes<T>(
   return {
     call,
     announce(parts: Part<T>[], key: string): void {
-      call(() => hooks.beforeSend?.(itemsOf(parts), key));
+      call(() =>
+        hooks.beforeSend?.(
+          itemsOf(parts),
+          key,
+          parts.map((part) => part.json),
+        ),
+      );
     },
     delivered(parts: Part<T>[], status: number, key: string): void {
       stats.delivered += parts.length;

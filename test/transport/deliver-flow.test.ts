@@ -7,6 +7,16 @@ const apiKey = 'sk_live_flow_5f2c9a';
 
 const setup = useDeliverySetup(apiKey);
 
+describe('beforeSend', () => {
+  it('hands over each record exactly as serialized in the body it announces', async () => {
+    const { receiver, deliverer, serialized } = await setup({}, { batchSize: 3 });
+    await pushAll(deliverer, makeItems(5));
+    await deliverer.close();
+    expect(serialized.map((json) => `[${json.join(',')}]`)).toEqual(receiver.requests.map((r) => r.body));
+    expect(serialized[0]?.[0]).toBe(JSON.stringify(makeItems(1)[0]?.record));
+  });
+});
+
 describe('backpressure', () => {
   it('push does not resolve while `concurrency` bodies are outstanding', async () => {
     const gate = deferred();

@@ -30,6 +30,8 @@ export function recordHooks() {
   const outcomes = new Map<string, string[]>();
   const messages = new Map<string, string>();
   const sent: Array<{ ids: string[]; key: string }> = [];
+  /** The `json` argument of each beforeSend call, in order. */
+  const serialized: string[][] = [];
   const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
   const requests: Array<{ status?: number; error?: string; records: number; attempt: number }> = [];
   const reasons: string[] = [];
@@ -40,8 +42,10 @@ export function recordHooks() {
     }
   };
   const hooks: DeliveryHooks<Item> = {
-    beforeSend: (items, key) =>
-      sent.push({ ids: items.map((item) => String(item.record.conversionId)), key }),
+    beforeSend: (items, key, json) => {
+      sent.push({ ids: items.map((item) => String(item.record.conversionId)), key });
+      serialized.push(json);
+    },
     onDelivered: (items) => note(items, 'delivered'),
     onRejected: (items, info) => {
       note(items, 'rejected');
@@ -57,7 +61,7 @@ export function recordHooks() {
   };
   const idsWith = (outcome: string) =>
     [...outcomes].filter(([, list]) => list.length === 1 && list[0] === outcome).map(([id]) => id);
-  return { hooks, outcomes, messages, sent, retries, requests, reasons, idsWith };
+  return { hooks, outcomes, messages, sent, serialized, retries, requests, reasons, idsWith };
 }
 
 export async function waitUntil(condition: () => boolean, what = 'condition'): Promise<void> {
