@@ -12,6 +12,11 @@ describe('targetOf', () => {
     expect(JSON.stringify(target)).not.toContain('secret');
   });
 
+  it('normalizes the spelling of the URL', () => {
+    expect(targetOf('HTTPS://CRM.Example:443/base/', 'k').baseUrl).toBe('https://crm.example/base');
+    expect(targetOf('http://127.0.0.1:80', 'k').baseUrl).toBe('http://127.0.0.1');
+  });
+
   it('gives two keys on one URL two fingerprints', () => {
     expect(targetOf('https://a', 'k1').keyFingerprint).not.toBe(targetOf('https://a', 'k2').keyFingerprint);
   });

@@ -12,10 +12,6 @@ import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
 
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
 
-export function normalizeBaseUrl(baseUrl: string): string {
-  return new URL(baseUrl).href.replace(/\/+$/, '');
-}
-
 export async function withLedger(
   settings: Settings,
   run: { command: 'push' | 'retry'; files: string[] },
@@ -39,8 +35,7 @@ export async function withLedger(
   try {
     const ledger = openLedger(settings.statePath);
     try {
-      // The target is the normalized origin and path: `HTTP://Host:443/` and `https://host` are one target.
-      const targetId = ledger.target(targetOf(normalizeBaseUrl(settings.baseUrl!), settings.apiKey!));
+      const targetId = ledger.target(targetOf(settings.baseUrl!, settings.apiKey!));
       const runId = ledger.beginRun({ command: run.command, files: run.files });
       const started = Date.now();
       const finish = (summary: Summary | undefined, exitCode: number) =>
