@@ -168,6 +168,12 @@ describe('roundToMinor / toMinorUnits / fromMinorUnits', () => {
     [1e21, 'JPY', 1e21, 1e21],
     [123456.785, 'EUR', 123456.79, 12345679],
     [0.1 + 0.2, 'EUR', 0.3, 30],
+    // ISO 4217 minor units, not Intl's display digits (0 for HUF, COP and IQD).
+    [739.35, 'HUF', 739.35, 73935],
+    [162.45, 'COP', 162.45, 16245],
+    [1.2345, 'IQD', 1.235, 1235],
+    [1.2345, 'CLF', 1.2345, 12345],
+    [1.23456, 'CLF', 1.2346, 12346],
   ])('%d %s -> %d (%d minor)', (value, currency, rounded, minor) => {
     expect(roundToMinor(value, currency)).toBe(rounded);
     expect(toMinorUnits(value, currency)).toBe(minor);
