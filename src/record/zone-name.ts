@@ -1,5 +1,13 @@
 // IANA zone names (validation, canonical spelling, fixed-offset Etc names) and UTC-offset text.
 // Names are resolved through Intl once per distinct input and cached; later calls are a Map lookup.
+//
+// A zone name is an IANA name or one of tzdb's official aliases (its `backward` links: US/Eastern, GB, NZ,
+// Japan...), never an abbreviation. Intl alone is not the test: ICU also accepts its legacy Java ids, which
+// look like abbreviations and mean unrelated zones (BST -> Asia/Dhaka, AST -> America/Anchorage, IST ->
+// Asia/Calcutta, CST -> America/Chicago, NST -> Pacific/Auckland), and `SystemV/...` names. Accepted: the
+// names Intl lists, the UTC aliases, Etc/GMT±N, names with a `/` that Intl accepts (except SystemV/), and
+// the slash-less aliases listed below. tzdb's EST, MST, HST, CET, EET, MET and WET are refused too: as
+// written in exports they are abbreviations, i.e. offsets, which zone-abbreviations.ts looks up.
 
 /** Inputs that all mean UTC; normalised to `UTC` so every Node version spells them alike. */
 const utcAliases = new Set([
@@ -50,6 +58,41 @@ const ianaNamesIcuRenames = [
   'Pacific/Pohnpei',
 ];
 
+// tzdb's `backward` links without a `/` (less the UTC ones above and the abbreviation-like EST, MST, HST,
+// CET, EET, MET, WET), plus its POSIX-rule zones EST5EDT... (links to America/New_York... since 2024b).
+const tzdbNamesWithoutSlash = new Set(
+  [
+    'Cuba',
+    'Egypt',
+    'Eire',
+    'GB',
+    'GB-Eire',
+    'Hongkong',
+    'Iceland',
+    'Iran',
+    'Israel',
+    'Jamaica',
+    'Japan',
+    'Kwajalein',
+    'Libya',
+    'NZ',
+    'NZ-CHAT',
+    'Navajo',
+    'PRC',
+    'Poland',
+    'Portugal',
+    'ROC',
+    'ROK',
+    'Singapore',
+    'Turkey',
+    'W-SU',
+    'EST5EDT',
+    'CST6CDT',
+    'MST7MDT',
+    'PST8PDT',
+  ].map((name) => name.toLowerCase()),
+);
+
 const maxCacheSize = 10_000;
 /** Raw input -> canonical name; '' marks an invalid input. */
 const canonicalCache = new Map<string, string>();
@@ -85,17 +128,21 @@ function resolveZone(name: string): string {
   if (!startsWithLetter || trimmed.length > 64) return '';
   const lower = trimmed.toLowerCase();
   if (utcAliases.has(lower)) return 'UTC';
+  const slash = lower.includes('/');
+  // Checked before the listed names too, should a runtime list a legacy id.
+  if (slash ? lower.startsWith('systemv/') : !tzdbNamesWithoutSlash.has(lower)) return '';
   knownNames ??= buildKnownNames();
   const known = knownNames.get(lower);
   if (known !== undefined) return known;
-  // A link Intl knows but does not list (US/Eastern): Node 20 resolves it to its target, Node 24 keeps
+  // A link Intl knows but does not list (US/Eastern, GB): Node 20 resolves it to its target, Node 24 keeps
   // the link name; both are valid IANA names.
   return isAcceptedByIntl(trimmed) ?? '';
 }
 
 /**
  * The canonical spelling of an IANA zone name (`europe/berlin` -> `Europe/Berlin`; UTC aliases -> `UTC`),
- * or undefined when the runtime does not know it. Surrounding spaces are ignored.
+ * or undefined when the runtime does not know it or it is not a tzdb name (`BST`, `EST`, `SystemV/EST5`).
+ * Surrounding spaces are ignored.
  */
 export function canonicalZone(name: string): string | undefined {
   let resolved = canonicalCache.get(name);

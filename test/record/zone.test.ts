@@ -45,6 +45,40 @@ describe('canonicalZone / isValidZone', () => {
     const zone = canonicalZone('US/Eastern');
     expect(['America/New_York', 'US/Eastern']).toContain(zone);
   });
+
+  // ICU's legacy Java ids (BST = Asia/Dhaka...), tzdb's abbreviation-like names and SystemV names: an
+  // abbreviation is an offset (zone-abbreviations.ts), not a zone.
+  it.each(['BST', 'AST', 'IST', 'CST', 'NST', 'EST', 'PST', 'CET', 'MST', 'HST', 'MET', 'WET', 'EET', 'pdt'])(
+    'abbreviation %j is not a zone',
+    (input) => {
+      expect(canonicalZone(input)).toBeUndefined();
+      expect(isValidZone(input)).toBe(false);
+    },
+  );
+
+  it.each(['SystemV/EST5', 'systemv/ast4adt', 'SystemV/PST8PDT'])('legacy %j is not a zone', (input) => {
+    expect(canonicalZone(input)).toBeUndefined();
+  });
+
+  // tzdb's backward aliases stay valid; Node 20 resolves them to their target, later Nodes may keep the name.
+  it.each([
+    ['US/Eastern', ['America/New_York', 'US/Eastern']],
+    ['GB', ['Europe/London', 'GB']],
+    ['gb-eire', ['Europe/London', 'GB-Eire']],
+    ['NZ', ['Pacific/Auckland', 'NZ']],
+    ['Japan', ['Asia/Tokyo', 'Japan']],
+    ['PRC', ['Asia/Shanghai', 'PRC']],
+    ['ROK', ['Asia/Seoul', 'ROK']],
+    ['W-SU', ['Europe/Moscow', 'W-SU']],
+    ['EST5EDT', ['America/New_York', 'EST5EDT']],
+    ['PST8PDT', ['America/Los_Angeles', 'PST8PDT']],
+    ['Asia/Kolkata', ['Asia/Kolkata']],
+    ['utc', ['UTC']],
+    ['Zulu', ['UTC']],
+  ])('tzdb name %j stays valid', (input, expected) => {
+    expect(expected).toContain(canonicalZone(input));
+    expect(isValidZone(input)).toBe(true);
+  });
 });
 
 describe('fixedOffsetZone', () => {
