@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { normalizeCurrency } from '../record/currency.js';
+import { createDatetimeParser } from '../record/datetime.js';
 import { canonicalZone } from '../record/zone.js';
 import type { WrittenConfig, WrittenMapping } from './schema.js';
 import { defaults, type ErrorBudget, type Settings } from './settings.js';
@@ -95,6 +96,8 @@ export function resolveSettings(input: ResolveInput): Resolved {
     timezone: zoneSetting(flags.timezone ?? config.timezone, flags.timezone ? '--timezone' : 'timezone'),
     currency: currencySetting(flags.currency ?? config.currency, flags.currency ? '--currency' : 'currency'),
     allowNegative: flags.allowNegative ?? config.allowNegative ?? false,
+    earliestMs: earliestSetting(config.earliest),
+    futureMs: config.futureHours === undefined ? defaults.futureMs : config.futureHours * 3_600_000,
     allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
     delimiter: normalizeDelimiter(flags.delimiter ?? config.delimiter),
     format,
@@ -110,6 +113,16 @@ function zoneSetting(raw: string | undefined, name: string): string | undefined 
   const zone = canonicalZone(raw);
   if (!zone) throw new UsageError(`${name}: "${raw}" is not an IANA time zone name (e.g. Europe/Berlin)`);
   return zone;
+}
+
+/** `earliest`: an ISO date (midnight UTC) or datetime (UTC unless it carries an offset). */
+function earliestSetting(raw: string | undefined): number {
+  if (raw === undefined) return defaults.earliestMs;
+  const parsed = createDatetimeParser(['iso'])(raw, 'UTC');
+  if (!parsed.ok) {
+    throw new UsageError(`earliest: "${raw}" is not an ISO date or datetime (e.g. 2000-01-01)`);
+  }
+  return parsed.utcMs;
 }
 
 function currencySetting(raw: string | undefined, name: string): string | undefined {

@@ -1,7 +1,7 @@
 // The config as users write it (revimport.config.* / .revimportrc* / package.json "revimport"),
 // validated strictly: an unknown key or a wrong type is an error naming the key.
 import { z } from 'zod';
-import { recordFields } from '../record/fields.js';
+import { type RecordField, recordFields } from '../record/fields.js';
 
 const transformSchema = z.enum(['trim', 'lowercase', 'uppercase']);
 
@@ -10,11 +10,13 @@ export const fieldSpecObjectSchema = z
   .object({
     /** CSV column name, matched case- and space-insensitively; a list gives alternatives (first present wins). */
     column: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** CSV columns whose cells are joined with one space (`[Date, Time, TimeZone]` -> `07/01/2024 14:02:11 PDT`). */
+    columns: z.array(z.string().min(1)).min(2).optional(),
     /** JSON-lines dotted path (`custom_data.value`); a list gives alternatives. */
     path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** A constant for every row. */
     value: z.union([z.string(), z.number()]).optional(),
-    /** conversionDatetime: Unicode/Luxon token formats tried in order (`MM/dd/yyyy h:mm:ss a`). */
+    /** conversionDatetime: token formats tried in order (`MM/dd/yyyy h:mm:ss a`), or iso, epoch, epoch-s/ms/us/ns. */
     format: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** conversionDatetime: IANA zone a time without offset is in. */
     timezone: z.string().min(1).optional(),
@@ -22,15 +24,46 @@ export const fieldSpecObjectSchema = z
     decimal: z.enum(['.', ',']).optional(),
     /** conversionValue: multiplier applied after parsing (0.000001 for micros). */
     scale: z.number().positive().finite().optional(),
+    /** conversionValue: `minor` when the cells are integer minor units (cents), divided by the currency's ISO 4217 digits. */
+    unit: z.enum(['major', 'minor']).optional(),
     /** Text transform applied after trimming. */
     transform: transformSchema.optional(),
   })
   .strict()
-  .refine((spec) => [spec.column, spec.path, spec.value].filter((v) => v !== undefined).length <= 1, {
-    message: 'give only one of column, path, value',
-  });
+  .refine(
+    (spec) => [spec.column, spec.columns, spec.path, spec.value].filter((v) => v !== undefined).length <= 1,
+    { message: 'give only one of column, columns, path, value' },
+  );
 
 export const fieldSpecSchema = z.union([z.string().min(1), fieldSpecObjectSchema]);
+
+const sourceKeys = ['column', 'columns', 'path', 'value'] as const;
+/**
+ * The keys each field reads. A key a field does not read (a `scale` on a datetime) is a config error
+ * naming it, not silently ignored.
+ */
+export const fieldKeys: Record<RecordField, readonly string[]> = {
+  conversionDatetime: [...sourceKeys, 'format', 'timezone'],
+  conversionValue: [...sourceKeys, 'decimal', 'scale', 'unit'],
+  conversionCurrency: [...sourceKeys, 'transform'],
+  conversionTimezone: sourceKeys,
+  serviceId: [...sourceKeys, 'transform'],
+  conversionId: [...sourceKeys, 'transform'],
+  conversionName: [...sourceKeys, 'transform'],
+  conversionEmail: sourceKeys,
+};
+
+/** The keys of `spec` that `field` does not read, as `key (read by f1, f2)` texts. */
+export function unsupportedKeys(field: RecordField, spec: FieldSpec): string[] {
+  if (typeof spec === 'string') return [];
+  const allowed = fieldKeys[field];
+  return Object.keys(spec)
+    .filter((key) => (spec as Record<string, unknown>)[key] !== undefined && !allowed.includes(key))
+    .map((key) => {
+      const readers = recordFields.filter((f) => fieldKeys[f].includes(key));
+      return readers.length > 0 ? `${key} (used by ${readers.join(', ')} only)` : key;
+    });
+}
 export type FieldSpec = z.infer<typeof fieldSpecSchema>;
 export type FieldSpecObject = z.infer<typeof fieldSpecObjectSchema>;
 
@@ -65,8 +98,26 @@ export const mappingSchema = z
     foldBy: z.string().min(1).optional(),
     /** Rows to leave out (counted as skipped): a column (CSV) or path (JSON) whose value is one of `in`. */
     skip: z.array(skipRuleSchema).optional(),
+    /**
+     * An ambiguous zone abbreviation (BST, IST, CST...) the configured zone cannot decide: `strict` makes
+     * the row invalid, `default` reads it with its documented default meaning (docs/zone-abbreviations.md).
+     */
+    zoneAbbreviations: z.enum(['strict', 'default']).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((mapping, ctx) => {
+    for (const field of recordFields) {
+      const spec = mapping.fields[field];
+      if (spec === undefined) continue;
+      for (const key of unsupportedKeys(field, spec)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', field, key.split(' ')[0]!],
+          message: `${field} does not use ${key}`,
+        });
+      }
+    }
+  });
 export type WrittenMapping = z.infer<typeof mappingSchema>;
 export type MappingInput = z.input<typeof mappingSchema>;
 
@@ -96,6 +147,10 @@ export const configSchema = z
     maxInvalid: z.union([z.number().int().min(0), z.string().regex(/^\d+(\.\d+)?%$/)]).optional(),
     /** Default IANA zone for local times. */
     timezone: z.string().min(1).optional(),
+    /** Earliest plausible conversion instant (ISO date or datetime, UTC unless it has an offset); default 2000-01-01. */
+    earliest: z.string().min(1).optional(),
+    /** How far past the run's start a conversion instant may lie, in hours; default 24. */
+    futureHours: z.number().min(0).finite().optional(),
     /** Default currency code. */
     currency: z.string().min(1).optional(),
     allowNegative: z.boolean().optional(),

@@ -25,6 +25,9 @@ export interface Settings {
   /** Default currency (`--currency` / config `currency`). */
   currency: string | undefined;
   allowNegative: boolean;
+  /** Plausible conversion instants: not before `earliestMs`, not more than `futureMs` after the run starts. */
+  earliestMs: number;
+  futureMs: number;
   allowHttp: boolean;
   delimiter: string | undefined;
   format: 'csv' | 'jsonl' | undefined;
@@ -39,4 +42,7 @@ export const defaults = {
   retries: 5,
   maxRetryTimeMs: 300_000,
   timeoutMs: 30_000,
+  /** 2000-01-01T00:00:00Z: earlier conversion times are placeholders (`01/01/1970`) or typos. */
+  earliestMs: 946_684_800_000,
+  futureMs: 24 * 3_600_000,
 } as const;

@@ -139,13 +139,14 @@ export function parseParameters(text: string): Record<string, string> {
   return parameters;
 }
 
-// Google report footers: `Total: Account`, `Total: Filtered campaigns`, `Total`. Anything else after
-// `Total` (`Total Wine & More`, `TOTAL-1001`, `total@example.com`) is data and stays.
-const TOTAL_RE = /^total\s*(?::.*)?$/iu;
+// Footers: Google's `Total: Account`, `Total: Filtered campaigns`, `Total`; Gumroad's `Totals`; `Grand
+// total`. Anything else after them (`Total Wine & More`, `TOTAL-1001`, `total@example.com`,
+// `Grand Hotel`) is data and stays.
+const TOTAL_RE = /^(?:grand\s+)?totals?\s*(?::.*)?$/iu;
 
 /**
  * True for rows that carry no data: blank (every cell empty or whitespace), a footer whose first
- * non-empty cell is `Total...`, or a row whose non-empty cells are all `--`. Looks at one character
+ * non-empty cell is `Total`, `Totals`, `Grand total` (optionally `: ...`), or a row whose non-empty cells are all `--`. Looks at one character
  * of a typical data row before deciding.
  */
 export function isNonDataRow(cells: string[]): boolean {
@@ -158,7 +159,7 @@ export function isNonDataRow(cells: string[]): boolean {
       if (cell.length === 0) continue;
       c = cell.charCodeAt(0);
     }
-    if (c === 0x54 || c === 0x74) return TOTAL_RE.test(cell);
+    if (c === 0x54 || c === 0x74 || c === 0x47 || c === 0x67) return TOTAL_RE.test(cell);
     if (c === 0x2d) return cell === '--' && onlyDashesFrom(cells, i + 1);
     return false;
   }

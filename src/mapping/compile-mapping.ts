@@ -99,6 +99,11 @@ function bindColumn(
   header: string[],
   source: SourceInfo,
 ): void {
+  const joined = merged.bare === undefined ? merged.spec.columns : undefined;
+  if (joined !== undefined) {
+    bindJoined(bound, merged, joined, index, header, source);
+    return;
+  }
   const columns = columnsOf(merged);
   for (const column of columns) {
     const i = index.get(normalizeColumnName(column));
@@ -116,6 +121,40 @@ function bindColumn(
     );
   }
   bound.column = columns[0] ?? bound.field;
+}
+
+/** `columns: [Date, Time, TimeZone]`: the non-empty cells joined with one space, in the order given. */
+function bindJoined(
+  bound: BoundField,
+  merged: MergedField,
+  columns: string[],
+  index: Map<string, number>,
+  header: string[],
+  source: SourceInfo,
+): void {
+  const found = columns.map((column) => index.get(normalizeColumnName(column)));
+  const missing = columns.filter((_, i) => found[i] === undefined);
+  if (missing.length > 0) {
+    if (merged.origin === 'user') {
+      throw new ConfigError(
+        `column ${missing.map((c) => `"${c}"`).join(', ')} (joined into ${bound.field}) is not in the header of ${source.file}`,
+        { hint: `the header has: ${header.map((h) => `"${h}"`).join(', ')}` },
+      );
+    }
+    bound.column = columns.join(' + ');
+    return;
+  }
+  const indexes = found as number[];
+  bound.column = indexes.map((i) => header[i] ?? '').join(' + ');
+  bound.get = (row) => {
+    if (row.kind !== 'csv') return undefined;
+    let text = '';
+    for (const i of indexes) {
+      const cell = row.cells[i]?.trim();
+      if (cell) text = text === '' ? cell : `${text} ${cell}`;
+    }
+    return text === '' ? undefined : text;
+  };
 }
 
 function bindPath(bound: BoundField, merged: MergedField): void {

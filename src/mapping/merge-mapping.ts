@@ -19,6 +19,7 @@ export interface MergedMapping {
   foldBy: string | undefined;
   /** The user's skip rules replace the preset's. */
   skip: SkipRule[];
+  zoneAbbreviations: 'strict' | 'default' | undefined;
 }
 
 function toMerged(spec: FieldSpec, origin: FieldOrigin): MergedField {
@@ -31,7 +32,10 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     if (spec !== undefined) fields[field as RecordField] = toMerged(spec, 'preset');
   }
   for (const [field, spec] of Object.entries(user?.fields ?? {})) {
-    if (spec !== undefined) fields[field as RecordField] = toMerged(spec, 'user');
+    if (spec === undefined) continue;
+    const base = fields[field as RecordField];
+    fields[field as RecordField] =
+      base !== undefined && typeof spec === 'object' ? mergeOver(base, spec) : toMerged(spec, 'user');
   }
   return {
     preset,
@@ -39,7 +43,27 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     defaults: { ...preset?.mapping.defaults, ...user?.defaults },
     foldBy: user?.foldBy ?? preset?.mapping.foldBy,
     skip: user?.skip ?? preset?.mapping.skip ?? [],
+    zoneAbbreviations: user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations,
   };
+}
+
+const sourceKeys = ['column', 'columns', 'path', 'value'] as const;
+
+/**
+ * A user's object over a preset's field: the keys given replace the preset's, the others (format,
+ * timezone, decimal, transform...) stay. A source given (column, columns, path or value) replaces the
+ * preset's source as a whole. The field counts as the user's only when the user named its source.
+ */
+function mergeOver(base: MergedField, spec: FieldSpecObject): MergedField {
+  const userSource = sourceKeys.some((key) => spec[key] !== undefined);
+  const merged: FieldSpecObject = { ...base.spec };
+  if (userSource) for (const key of sourceKeys) delete merged[key];
+  for (const [key, value] of Object.entries(spec)) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  if (userSource) return { spec: merged, bare: undefined, origin: 'user' };
+  // The preset's source stays: a bare preset column stays bare.
+  return { spec: merged, bare: base.bare, origin: base.origin };
 }
 
 /** The column alternatives of a field for CSV input (a bare string, `column`, or nothing). */

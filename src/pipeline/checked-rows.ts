@@ -74,6 +74,7 @@ export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatche
     if (field?.origin === 'user' && field.spec.value === undefined) {
       const columns = columnsOf(field);
       if (columns.length > 0) written.push(columns);
+      for (const column of field.bare === undefined ? (field.spec.columns ?? []) : []) written.push([column]);
     }
   }
   for (const column of preset?.detect.all ?? []) written.push([column]);
@@ -99,7 +100,7 @@ export type RowOutcome = CheckedRow | 'folded' | 'dropped';
  * The checking stage as a plain function per row (no async generator per row: on a million rows the
  * promise and microtask of each yield cost more than the checks).
  */
-export function createRowChecker(options: CheckOptions): (row: SourceRow) => RowOutcome {
+export function createRowChecker(options: CheckOptions): RowChecker {
   const files = new Map<SourceInfo, FileState>();
   const seen = new SeenIds();
   const configuredPreset = resolvePreset(options.mapping);
@@ -122,14 +123,17 @@ export function createRowChecker(options: CheckOptions): (row: SourceRow) => Row
       }
       preset = found.match;
     }
+    if (preset?.refuse && row.kind === 'csv') refuseLookalike(preset, row);
     if (preset) options.onPreset?.(row.source.file, preset.name);
-    const bound = bindMapping(mergeMapping(preset, options.mapping), row.source);
-    state = { bound, validator: createValidator(bound, options), lastFoldKey: undefined };
+    const merged = mergeMapping(preset, options.mapping);
+    const bound = bindMapping(merged, row.source);
+    const validator = createValidator(bound, { ...options, zoneAbbreviations: merged.zoneAbbreviations });
+    state = { bound, validator, lastFoldKey: undefined };
     files.set(row.source, state);
     return state;
   };
 
-  return (row) => {
+  const check = (row: SourceRow): RowOutcome => {
     if (row.kind === 'malformed') {
       return invalid(row, [
         { column: '(row)', value: row.raw.slice(0, 200), reason: row.reason, message: row.message },
@@ -173,6 +177,27 @@ export function createRowChecker(options: CheckOptions): (row: SourceRow) => Row
     }
     return { ok: true, record: checked.record, row, idColumn: bound.fields.conversionId.column };
   };
+  const drainWarnings = () => [...files.values()].flatMap((state) => state.validator.drainWarnings());
+  return Object.assign(check, { drainWarnings });
+}
+
+/** The row checker; `drainWarnings` returns (once) what the files read so far deserve a warning for. */
+export type RowChecker = ((row: SourceRow) => RowOutcome) & { drainWarnings(): string[] };
+
+/** A file that looks like the preset's export but is another one (abandoned checkouts for orders): refused. */
+function refuseLookalike(preset: Preset, row: SourceRow & { kind: 'csv' }): void {
+  const header = row.source.header ?? [];
+  const index = new Map(header.map((name, i) => [normalizeColumnName(name), i] as const));
+  const cell = (name: string) => {
+    const i = index.get(normalizeColumnName(name));
+    return i === undefined ? undefined : row.cells[i]?.trim();
+  };
+  const reason = preset.refuse?.(cell);
+  if (reason !== undefined) {
+    throw new ConfigError(`${row.source.file} is not a ${preset.title}: ${reason}`, {
+      hint: 'nothing was sent; export the right report and run again',
+    });
+  }
 }
 
 /** The checking stage as an async iterable, for callers that want one (init); folded and dropped rows are left out. */

@@ -28,6 +28,8 @@ export interface RunDeps {
   rejects?: RejectsWriter;
   userAgent: string;
   now: () => number;
+  /** The wall clock (epoch ms) for the plausible-instant bound; default Date.now. */
+  wallClock?: () => number;
   signal?: AbortSignal;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
@@ -132,6 +134,8 @@ export async function runPipeline(
       timezone: settings.timezone,
       currency: settings.currency,
       allowNegative: settings.allowNegative,
+      earliestMs: settings.earliestMs,
+      latestMs: (deps.wallClock ?? Date.now)() + settings.futureMs,
       onPreset: (f, preset) => {
         summary.presets[f] = preset;
         hooks.onPreset?.(f, preset);
@@ -183,6 +187,10 @@ export async function runPipeline(
         if (deps.signal?.aborted) break;
       }
       hooks.onRowRead?.(summary.rowsRead);
+      for (const warning of check.drainWarnings()) {
+        summary.warnings.push(warning);
+        hooks.onWarning?.(warning);
+      }
       hooks.onFileDone?.(file, summary.rowsRead - before);
     }
     if (deliverer && deps.signal?.aborted) await (stopping ?? deliverer.abort(ABORT_GRACE_MS));

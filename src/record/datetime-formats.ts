@@ -149,42 +149,75 @@ export const matchIso: FormatMatcher = (text, out) => {
   return readTail(text, i, out);
 };
 
-/** Unix epoch: 10 digits (seconds, optional fraction) or 13 digits (milliseconds). */
-export const matchEpoch: FormatMatcher = (text, out) => {
+/** Epoch units, as milliseconds per unit (`us` and `ns` divide). */
+export type EpochUnit = 's' | 'ms' | 'us' | 'ns';
+const unitByDigits: Record<number, EpochUnit> = { 10: 's', 13: 'ms', 16: 'us', 19: 'ns' };
+
+/** Integer digits (and, for seconds, a fraction) to ms, exactly: `us`/`ns` are truncated, never rounded up. */
+function epochDigitsToMs(text: string, intEnd: number, unit: EpochUnit): number {
+  if (unit === 'us' || unit === 'ns') {
+    // 16- and 19-digit values exceed 2^53: drop the sub-millisecond digits before converting.
+    const drop = unit === 'us' ? 3 : 6;
+    return intEnd <= drop ? 0 : Number(text.slice(0, intEnd - drop));
+  }
+  const value = Number(text.slice(0, intEnd));
+  if (unit === 'ms') return value;
+  return value * 1000 + (intEnd < text.length ? fractionMs(text, intEnd + 1, text.length) : 0);
+}
+
+/**
+ * Unix epoch by digit count: 10 digits = seconds (a fraction allowed), 13 = milliseconds,
+ * 16 = microseconds (GA4 BigQuery `event_timestamp`), 19 = nanoseconds; sub-milliseconds are truncated.
+ */
+export const matchEpoch: FormatMatcher = (text, out) => matchEpochDigits(text, out, undefined);
+
+/** A matcher for an explicit epoch unit (`epoch-s`, `epoch-ms`, `epoch-us`, `epoch-ns`): any digit count. */
+export function epochMatcher(unit: EpochUnit): FormatMatcher {
+  return (text, out) => matchEpochDigits(text, out, unit);
+}
+
+function matchEpochDigits(text: string, out: ParsedFields, unit: EpochUnit | undefined): boolean {
   const end = text.length;
   let i = 0;
-  let value = 0;
-  while (i < end) {
-    const d = digit(text, i);
-    if (d < 0) break;
-    value = value * 10 + d;
-    i++;
+  while (i < end && digit(text, i) >= 0) i++;
+  if (i === 0 || i > 19) return false;
+  const resolved = unit ?? unitByDigits[i];
+  if (resolved === undefined) return false;
+  if (i < end) {
+    // Only seconds take a fraction: "1700000000.25".
+    if (resolved !== 's' || text.charCodeAt(i) !== 46 || i + 1 === end) return false;
+    for (let j = i + 1; j < end; j++) if (digit(text, j) < 0) return false;
   }
-  if (i === end && (end === 10 || end === 13)) {
-    resetTime(out);
-    out.epochMs = end === 10 ? value * 1000 : value;
-    return true;
-  }
-  if (i !== 10 || text.charCodeAt(10) !== 46 || end === 11) return false;
-  for (let j = 11; j < end; j++) if (digit(text, j) < 0) return false;
   resetTime(out);
-  out.epochMs = value * 1000 + fractionMs(text, 11, end);
+  out.epochMs = epochDigitsToMs(text, i, resolved);
   return true;
-};
+}
 
-/** A JSON number as epoch seconds (1e9 <= n < 1e10, fraction allowed) or milliseconds (1e12 <= n < 1e13). */
-export function matchEpochNumber(value: number, out: ParsedFields): boolean {
-  if (value >= 1e12 && value < 1e13) {
-    resetTime(out);
-    out.epochMs = Math.floor(value);
-    return true;
+/** Magnitudes of JSON-number epochs by unit: seconds 1e9..1e10, ms 1e12..1e13, µs 1e15..1e16, ns 1e18..1e19. */
+const numberRanges: Array<[number, EpochUnit]> = [
+  [1e9, 's'],
+  [1e12, 'ms'],
+  [1e15, 'us'],
+  [1e18, 'ns'],
+];
+
+/**
+ * A JSON number as an epoch: by magnitude (see numberRanges), or in `unit` when given. Seconds may have a
+ * fraction, read from the shortest decimal form (what the export wrote), not the binary float.
+ */
+export function matchEpochNumber(value: number, out: ParsedFields, unit?: EpochUnit): boolean {
+  if (!Number.isFinite(value) || value < 0) return false;
+  let resolved = unit;
+  if (resolved === undefined) {
+    for (const [low, candidate] of numberRanges) if (value >= low && value < low * 10) resolved = candidate;
+    if (resolved === undefined) return false;
   }
-  if (value < 1e9 || value >= 1e10) return false;
-  if (Number.isInteger(value)) {
-    resetTime(out);
-    out.epochMs = value * 1000;
-    return true;
+  if (!Number.isInteger(value)) {
+    return resolved === 's' && matchEpochDigits(String(value), out, 's');
   }
-  // The shortest decimal form is what the export wrote: truncate its digits, not the binary float.
-  return matchEpoch(String(value), out);
+  resetTime(out);
+  if (resolved === 's') out.epochMs = value * 1000;
+  else if (resolved === 'ms') out.epochMs = value;
+  else out.epochMs = Math.floor(value / (resolved === 'us' ? 1000 : 1_000_000));
+  return true;
 }

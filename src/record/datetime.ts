@@ -3,6 +3,8 @@
 import { civilFromDays, daysInMonth, MS_PER_DAY, wallMs } from './calendar.js';
 import {
   createFields,
+  type EpochUnit,
+  epochMatcher,
   type FormatMatcher,
   matchEpoch,
   matchEpochNumber,
@@ -10,7 +12,8 @@ import {
   type ParsedFields,
 } from './datetime-formats.js';
 import { compilePattern } from './datetime-pattern.js';
-import { canonicalZone, localMsToUtc } from './zone.js';
+import { canonicalZone, localMsToUtc, offsetAt } from './zone.js';
+import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
 
 /** Stable grouping keys for rejected datetimes (the rejects file and the summary count by them). */
 export const datetimeFailureReasons = [
@@ -19,6 +22,8 @@ export const datetimeFailureReasons = [
   'nonexistent local time',
   'missing time zone',
   'unknown time zone',
+  'ambiguous time zone',
+  'implausible datetime',
 ] as const;
 export type DatetimeFailureReason = (typeof datetimeFailureReasons)[number];
 
@@ -30,11 +35,37 @@ export type DatetimeResult =
       zone?: string;
       /** Set when the value carried an explicit offset or `Z` (minutes east of UTC). */
       offsetMinutes?: number;
+      /**
+       * Set when a zone abbreviation (in the value or the row's zone column) gave the offset and the
+       * configured zone does not have that offset at that instant: the instant is kept, `zone` is the
+       * abbreviation's usual zone.
+       */
+      contradicts?: true;
     }
   | { ok: false; reason: DatetimeFailureReason; message: string };
 
-/** `zone`: the IANA zone a value without offset or zone name is read in (mapping/config `timezone`). */
-export type DatetimeParser = (raw: string | number, zone: string | undefined) => DatetimeResult;
+/**
+ * `zone`: the IANA zone a value without offset or zone name is read in (the row's zone column, the file's,
+ * or the configured one); it also picks an abbreviation's meaning. `abbreviation`: the row's zone column
+ * held a zone abbreviation (PDT), which then gives the offset of a local time.
+ */
+export type DatetimeParser = (
+  raw: string | number,
+  zone: string | undefined,
+  abbreviation?: Abbreviation,
+) => DatetimeResult;
+
+export interface DatetimeParserOptions {
+  /** `default`: an ambiguous abbreviation the zone cannot decide takes its documented default meaning. */
+  abbreviations?: 'strict' | 'default';
+}
+
+const epochUnits: Record<string, EpochUnit> = {
+  'epoch-s': 's',
+  'epoch-ms': 'ms',
+  'epoch-us': 'us',
+  'epoch-ns': 'ns',
+};
 
 /** The formats used when a field gives none. */
 export const defaultDatetimeFormats = ['iso', 'epoch'] as const;
@@ -45,7 +76,8 @@ const MAX_MS = 253_402_300_799_999;
 
 function describeFormat(format: string): string {
   if (format === 'iso') return 'iso (2024-03-05T14:22:10Z)';
-  if (format === 'epoch') return 'epoch (10-digit seconds or 13-digit milliseconds)';
+  if (format === 'epoch') return 'epoch (10-digit seconds, 13 ms, 16 µs or 19 ns)';
+  if (format in epochUnits) return format;
   return `"${format}"`;
 }
 
@@ -73,27 +105,43 @@ function isRealDate(f: ParsedFields): boolean {
 /**
  * Compiles a parser for a field's `format` list, tried in order. Entries: `iso` (ISO 8601 / RFC 3339,
  * `T` or space, optional seconds and 1-9 fraction digits truncated to ms, date alone = local midnight),
- * `epoch` (10 digits = seconds, 13 = milliseconds; strings or JSON numbers), or a Unicode/Luxon token
+ * `epoch` (by digit count: 10 = seconds, 13 = ms, 16 = µs, 19 = ns; strings or JSON numbers),
+ * `epoch-s`/`epoch-ms`/`epoch-us`/`epoch-ns` (that unit, any digit count), or a Unicode/Luxon token
  * pattern (yyyy yy M MM MMM MMMM d dd H HH h hh m mm s ss S..SSSSSSSSS a EEE, literal text in '...').
  * Every format also takes a trailing offset (`Z`, `+hh`, `+hhmm`, `+hh:mm`, a space before allowed) or
- * a space and an IANA zone name. Defaults to `['iso', 'epoch']`. Throws an Error for an unusable pattern.
+ * a space and an IANA zone name or a zone abbreviation (`PDT`: an offset, see zone-abbreviations.ts).
+ * Defaults to `['iso', 'epoch']`. Throws an Error for an unusable pattern.
  */
-export function createDatetimeParser(formats: readonly string[] = defaultDatetimeFormats): DatetimeParser {
+export function createDatetimeParser(
+  formats: readonly string[] = defaultDatetimeFormats,
+  options: DatetimeParserOptions = {},
+): DatetimeParser {
   if (formats.length === 0) throw new Error('datetime formats must not be empty');
-  const matchers: FormatMatcher[] = formats.map((format) =>
-    format === 'iso' ? matchIso : format === 'epoch' ? matchEpoch : compilePattern(format),
-  );
-  const acceptsEpoch = formats.includes('epoch');
+  const matchers: FormatMatcher[] = formats.map((format) => {
+    if (format === 'iso') return matchIso;
+    if (format === 'epoch') return matchEpoch;
+    const unit = epochUnits[format];
+    return unit === undefined ? compilePattern(format) : epochMatcher(unit);
+  });
+  // A JSON number is an epoch when a format says so: by magnitude, or in the first explicit unit.
+  const numberUnit = formats.map((f) => epochUnits[f]).find((u) => u !== undefined);
+  const acceptsEpochNumber = formats.includes('epoch') || numberUnit !== undefined;
   const tried = formats.map(describeFormat).join(', ');
   const fields = createFields();
+  const allowDefault = options.abbreviations === 'default';
 
-  return (raw, zone) => {
+  return (raw, zone, rowAbbreviation) => {
     let sawImpossible = false;
     let unknownZone = '';
     let matched = false;
+    let abbreviation = rowAbbreviation;
     if (typeof raw === 'number') {
       if (!Number.isFinite(raw)) return failure('invalid datetime', `${quote(raw)} is not a datetime.`);
-      matched = acceptsEpoch && matchEpochNumber(raw, fields);
+      matched =
+        acceptsEpochNumber &&
+        (formats.includes('epoch')
+          ? matchEpochNumber(raw, fields)
+          : matchEpochNumber(raw, fields, numberUnit));
     }
     const text = matched ? '' : typeof raw === 'number' ? String(raw) : raw.trim();
     for (let i = 0; !matched && i < matchers.length; i++) {
@@ -103,13 +151,18 @@ export function createDatetimeParser(formats: readonly string[] = defaultDatetim
         continue;
       }
       if (fields.zoneName !== '') {
-        // An unknown trailing word ("PM" for a 24-hour pattern) may still fit a later format.
         const canonical = canonicalZone(fields.zoneName);
         if (canonical === undefined) {
-          unknownZone = fields.zoneName;
-          continue;
-        }
-        fields.zoneName = canonical;
+          // An abbreviation is an offset, never a zone name (BST is not Asia/Dhaka).
+          const found = lookupAbbreviation(fields.zoneName);
+          if (found === undefined) {
+            // An unknown trailing word ("PM" for a 24-hour pattern) may still fit a later format.
+            unknownZone = fields.zoneName;
+            continue;
+          }
+          abbreviation = found;
+          fields.zoneName = '';
+        } else fields.zoneName = canonical;
       }
       matched = true;
     }
@@ -123,7 +176,7 @@ export function createDatetimeParser(formats: readonly string[] = defaultDatetim
       if (unknownZone !== '') {
         return failure(
           'unknown time zone',
-          `${quote(raw)} ends with ${quote(unknownZone)}, which is not a known IANA time zone (like America/New_York).`,
+          `${quote(raw)} ends with ${quote(unknownZone)}, which is neither a known IANA time zone (like America/New_York) nor a zone abbreviation (like PDT).`,
         );
       }
       return failure(
@@ -131,11 +184,17 @@ export function createDatetimeParser(formats: readonly string[] = defaultDatetim
         `${quote(raw)} does not match any accepted datetime format (tried ${tried}).`,
       );
     }
-    return resolve(raw, zone, fields);
+    return resolve(raw, zone, fields, abbreviation, allowDefault);
   };
 }
 
-function resolve(raw: string | number, zone: string | undefined, f: ParsedFields): DatetimeResult {
+function resolve(
+  raw: string | number,
+  zone: string | undefined,
+  f: ParsedFields,
+  abbreviation: Abbreviation | undefined,
+  allowDefault: boolean,
+): DatetimeResult {
   let utcMs: number;
   let result: DatetimeResult;
   if (!Number.isNaN(f.epochMs)) {
@@ -146,6 +205,18 @@ function resolve(raw: string | number, zone: string | undefined, f: ParsedFields
     if (!Number.isNaN(f.offsetMinutes)) {
       utcMs = local - f.offsetMinutes * 60_000;
       result = { ok: true, utcMs, offsetMinutes: f.offsetMinutes };
+    } else if (abbreviation !== undefined && f.zoneName === '') {
+      const resolved = resolveAbbreviation(
+        abbreviation,
+        local,
+        zone === undefined ? undefined : canonicalZone(zone),
+        allowDefault,
+      );
+      if (!resolved.ok) return failure('ambiguous time zone', `${quote(raw)}: ${resolved.message}`);
+      utcMs = resolved.utcMs;
+      result = resolved.contradicts
+        ? { ok: true, utcMs, zone: resolved.zone, offsetMinutes: resolved.offsetMinutes, contradicts: true }
+        : { ok: true, utcMs, zone: resolved.zone, offsetMinutes: resolved.offsetMinutes };
     } else {
       const named = f.zoneName !== '';
       const zoneText = named ? f.zoneName : zone;
@@ -176,6 +247,58 @@ function resolve(raw: string | number, zone: string | undefined, f: ParsedFields
     return failure('impossible date', `${quote(raw)} is outside the years 0000-9999.`);
   }
   return result;
+}
+
+function offsetText(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+}
+
+type AbbreviationResult =
+  | { ok: true; utcMs: number; zone: string; offsetMinutes: number; contradicts: boolean }
+  | { ok: false; message: string };
+
+/**
+ * A local time written with a zone abbreviation. The abbreviation is an offset; its meaning is the one
+ * `zone` (the configured zone) has at that instant, and then the record's zone is `zone`. Otherwise an
+ * unambiguous abbreviation gives its usual zone (`contradicts` when a zone was configured), and an
+ * ambiguous one its documented default only when `allowDefault`, else no answer: the row is invalid.
+ */
+export function resolveAbbreviation(
+  abbreviation: Abbreviation,
+  localMs: number,
+  zone: string | undefined,
+  allowDefault: boolean,
+): AbbreviationResult {
+  const { meanings } = abbreviation;
+  if (zone !== undefined) {
+    for (const meaning of meanings) {
+      const utcMs = localMs - meaning.offsetMinutes * 60_000;
+      if (offsetAt(zone, utcMs) === meaning.offsetMinutes) {
+        return { ok: true, utcMs, zone, offsetMinutes: meaning.offsetMinutes, contradicts: false };
+      }
+    }
+  }
+  const chosen = meanings.length === 1 || (allowDefault && abbreviation.hasDefault) ? meanings[0] : undefined;
+  if (chosen === undefined) {
+    const list = meanings.map((m) => `${m.name} (${offsetText(m.offsetMinutes)}, ${m.zone})`).join(' or ');
+    const where =
+      zone === undefined ? 'no time zone is configured' : `${zone} has none of these offsets then`;
+    return {
+      ok: false,
+      message:
+        `${abbreviation.abbreviation} is ambiguous: ${list}, and ${where}. Set \`timezone\` to the zone the export ` +
+        `was written in${abbreviation.hasDefault ? `, or mapping.zoneAbbreviations: default to read it as ${meanings[0]!.name}` : ''}.`,
+    };
+  }
+  return {
+    ok: true,
+    utcMs: localMs - chosen.offsetMinutes * 60_000,
+    zone: chosen.zone,
+    offsetMinutes: chosen.offsetMinutes,
+    contradicts: zone !== undefined,
+  };
 }
 
 function pad2(n: number): string {

@@ -7,8 +7,9 @@ import { type Issue, maskEmail } from '../report/rejection.js';
 import { normalizeCurrency } from './currency.js';
 import { createDatetimeParser, type DatetimeParser, formatUtc } from './datetime.js';
 import type { ConversionRecord } from './fields.js';
-import { parseAmount, roundToMinor } from './money.js';
-import { canonicalZone, fixedOffsetZone, parseOffset } from './zone.js';
+import { fromMinorUnits, parseAmount, roundToMinor } from './money.js';
+import { canonicalZone, fixedOffsetZone, offsetAt, parseOffset } from './zone.js';
+import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
 
 export interface ValidateOptions {
   /** Default zone for local times (`timezone` / `--timezone`). */
@@ -16,7 +17,15 @@ export interface ValidateOptions {
   /** Default currency (`currency` / `--currency`). */
   currency: string | undefined;
   allowNegative: boolean;
+  /** Plausible instants (UTC ms): earlier or later ones are invalid. Default: 2000-01-01 and no upper bound. */
+  earliestMs?: number;
+  latestMs?: number;
+  /** How an ambiguous zone abbreviation is read when the zone cannot decide (mapping.zoneAbbreviations). */
+  zoneAbbreviations?: 'strict' | 'default';
 }
+
+/** 2000-01-01T00:00:00Z. */
+export const DEFAULT_EARLIEST_MS = 946_684_800_000;
 
 export type ValidateResult = { ok: true; record: ConversionRecord } | { ok: false; issues: Issue[] };
 
@@ -27,6 +36,8 @@ export interface Validator {
   /** Reads the row's mapped values (constants and defaults applied). */
   candidate(row: SourceRow): Candidate;
   check(candidate: Candidate): ValidateResult;
+  /** What this file's rows showed that deserves one warning (offsets that contradict the configured zone); then reset. */
+  drainWarnings(): string[];
 }
 
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
@@ -36,7 +47,9 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
   const f = bound.fields;
   let parseTime: DatetimeParser;
   try {
-    parseTime = createDatetimeParser(toList(f.conversionDatetime.spec.format));
+    parseTime = createDatetimeParser(toList(f.conversionDatetime.spec.format), {
+      abbreviations: options.zoneAbbreviations ?? 'strict',
+    });
   } catch (error) {
     throw new ConfigError(
       `mapping.fields.conversionDatetime.format: ${error instanceof Error ? error.message : String(error)}`,
@@ -45,6 +58,9 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
   }
   const valueDecimal = f.conversionValue.spec.decimal;
   const valueScale = f.conversionValue.spec.scale;
+  const minorUnit = f.conversionValue.spec.unit === 'minor';
+  const earliestMs = options.earliestMs ?? DEFAULT_EARLIEST_MS;
+  const latestMs = options.latestMs ?? Number.POSITIVE_INFINITY;
   const fieldZoneName = f.conversionDatetime.spec.timezone;
   const fieldZone = fieldZoneName === undefined ? undefined : canonicalZone(fieldZoneName);
   if (fieldZoneName !== undefined && fieldZone === undefined) {
@@ -56,16 +72,36 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
   // every local time of that file would be shifted. Its rows are invalid instead.
   const fileZone = resolveFileZone(bound.fileZone);
   const badFileZone = bound.fileZone !== undefined && fileZone === undefined ? bound.fileZone : undefined;
-  const configuredZone = fileZone ?? fieldZone ?? canonicalZone(options.timezone ?? '');
+  // mapping.defaults.conversionTimezone is a configured default like `timezone`: the file's own zone
+  // beats it; only a zone in the row itself beats the file's.
+  const defaultZoneText =
+    f.conversionTimezone.fallback === undefined ? undefined : String(f.conversionTimezone.fallback);
+  const defaultZone = defaultZoneText === undefined ? undefined : resolveFileZone(defaultZoneText);
+  if (defaultZoneText !== undefined && defaultZone === undefined) {
+    const abbreviation = lookupAbbreviation(defaultZoneText);
+    throw new ConfigError(
+      `mapping.defaults.conversionTimezone: "${defaultZoneText}" is not an IANA time zone name` +
+        (abbreviation
+          ? ` (it is an abbreviation, an offset: write the zone, such as ${abbreviation.meanings[0]!.zone})`
+          : ''),
+    );
+  }
+  const configuredZone = fileZone ?? fieldZone ?? defaultZone ?? canonicalZone(options.timezone ?? '');
+  let contradictions = 0;
+  let contradictionExample = '';
+  const contradicted = (raw: unknown, zone: string | undefined) => {
+    if (contradictions++ === 0)
+      contradictionExample = `"${display(raw)}" is not ${zone ?? 'the configured zone'}`;
+  };
 
-  const read = (field: BoundField, row: SourceRow): unknown => {
+  const read = (field: BoundField, row: SourceRow, withFallback = true): unknown => {
     let value: unknown = field.constant ?? field.get?.(row);
     if (Array.isArray(value)) value = value.length > 0 ? value[0] : undefined;
     if (typeof value === 'string') {
       value = value.trim();
       if (value === '') value = undefined;
     }
-    return value ?? field.fallback;
+    return withFallback ? (value ?? field.fallback) : value;
   };
 
   return {
@@ -74,7 +110,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         conversionCurrency: read(f.conversionCurrency, row) ?? options.currency,
         conversionValue: read(f.conversionValue, row),
         conversionDatetime: read(f.conversionDatetime, row),
-        conversionTimezone: read(f.conversionTimezone, row),
+        conversionTimezone: read(f.conversionTimezone, row, false),
         serviceId: read(f.serviceId, row),
         conversionId: read(f.conversionId, row),
         conversionName: read(f.conversionName, row),
@@ -103,7 +139,15 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         else {
           value = valueScale === undefined ? amount.value : amount.value * valueScale;
           amountCurrency = amount.currency;
-          if (value < 0 && !options.allowNegative) {
+          if (minorUnit && !Number.isInteger(value)) {
+            issue(
+              f.conversionValue,
+              c.conversionValue,
+              'invalid number',
+              `${c.conversionValue} is not a whole number of minor units (the field has unit: minor)`,
+            );
+            value = undefined;
+          } else if (value < 0 && !options.allowNegative) {
             issue(
               f.conversionValue,
               c.conversionValue,
@@ -143,8 +187,11 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         }
       }
 
+      if (minorUnit && value !== undefined && currency !== undefined) value = fromMinorUnits(value, currency);
+
       // Zone: the row's zone column, else the file's Parameters zone, else the configured default.
       let rowZone = configuredZone;
+      let rowAbbreviation: Abbreviation | undefined;
       const rawZone = textOf(c.conversionTimezone, undefined);
       if (rawZone === undefined && badFileZone !== undefined) {
         issues.push({
@@ -155,15 +202,18 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         });
       } else if (rawZone !== undefined) {
         const zone = canonicalZone(rawZone) ?? offsetZone(rawZone);
-        if (zone === undefined) {
+        // An abbreviation (PDT) is an offset: the datetime is read with it, and the configured zone
+        // decides the record's zone when it has that offset then.
+        rowAbbreviation = zone === undefined ? lookupAbbreviation(rawZone) : undefined;
+        if (zone === undefined && rowAbbreviation === undefined) {
           issue(
             f.conversionTimezone,
             rawZone,
             'unknown time zone',
-            `"${rawZone}" is not an IANA time zone name`,
+            `"${rawZone}" is neither an IANA time zone name nor a zone abbreviation (like PDT)`,
           );
         }
-        rowZone = zone;
+        rowZone = rowAbbreviation === undefined ? zone : configuredZone;
       }
 
       let datetime: string | undefined;
@@ -178,13 +228,42 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         );
       } else if (typeof rawTime !== 'string' && typeof rawTime !== 'number') {
         issue(f.conversionDatetime, rawTime, 'invalid datetime', 'the datetime is not text or a number');
-      } else if ((rawZone === undefined && badFileZone === undefined) || rowZone !== undefined) {
-        const parsed = parseTime(rawTime, rowZone);
+      } else if (
+        (rawZone === undefined && badFileZone === undefined) ||
+        rowZone !== undefined ||
+        rowAbbreviation !== undefined
+      ) {
+        const parsed = parseTime(rawTime, rowZone, rowAbbreviation);
         if (!parsed.ok) issue(f.conversionDatetime, rawTime, parsed.reason, parsed.message);
-        else {
+        else if (parsed.utcMs < earliestMs || parsed.utcMs > latestMs) {
+          const early = parsed.utcMs < earliestMs;
+          issue(
+            f.conversionDatetime,
+            rawTime,
+            'implausible datetime',
+            early
+              ? `"${display(rawTime)}" is ${formatUtc(parsed.utcMs)}, before ${formatUtc(earliestMs).slice(0, 10)}: a placeholder or a typo (set \`earliest\` to accept older conversions)`
+              : `"${display(rawTime)}" is ${formatUtc(parsed.utcMs)}, in the future (set \`futureHours\` to accept later times)`,
+          );
+        } else {
           datetime = formatUtc(parsed.utcMs);
-          // An instant (offset, Z, epoch) with no zone anywhere: the instant is exact, its zone unknown.
-          timezone = parsed.zone ?? rowZone ?? 'UTC';
+          if (parsed.contradicts) contradicted(rawTime, rowZone);
+          if (parsed.zone !== undefined) timezone = parsed.zone;
+          else if (
+            parsed.offsetMinutes !== undefined &&
+            parsed.offsetMinutes !== 0 &&
+            rowZone !== undefined
+          ) {
+            // A written offset is a statement about the zone: one the zone does not have then keeps its
+            // instant and is not given the configured zone's name.
+            if (offsetAt(rowZone, parsed.utcMs) === parsed.offsetMinutes) timezone = rowZone;
+            else {
+              contradicted(rawTime, rowZone);
+              timezone = fixedOffsetZone(parsed.offsetMinutes) ?? 'UTC';
+            }
+          }
+          // An instant (Z, epoch) with no zone anywhere: the instant is exact, its zone unknown.
+          else timezone = rowZone ?? 'UTC';
         }
       }
 
@@ -244,6 +323,16 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       if (conversionName !== undefined) record.conversionName = conversionName;
       if (email !== undefined) record.conversionEmail = email;
       return { ok: true, record };
+    },
+
+    drainWarnings() {
+      if (contradictions === 0) return [];
+      const text =
+        `${bound.source.file}: ${contradictions} row${contradictions === 1 ? '' : 's'} carry an offset or zone abbreviation ` +
+        `that ${configuredZone ?? 'the configured zone'} does not have at that time (e.g. ${contradictionExample}): ` +
+        'their instants are kept as written, with the zone their offset names; check `timezone`';
+      contradictions = 0;
+      return [text];
     },
   };
 }

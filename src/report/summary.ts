@@ -46,6 +46,8 @@ export interface Summary {
   errors: ErrorGroup[];
   /** Preset used per file, where one was used. */
   presets: Record<string, string>;
+  /** What the data showed that the user should look at, though no row failed (also printed on stderr). */
+  warnings: string[];
   /** Set when --max-invalid stopped the run before anything was sent. */
   aborted?: string;
   check: boolean;
@@ -126,6 +128,7 @@ export function emptySummary(check: boolean): Summary {
     totals: {},
     errors: [],
     presets: {},
+    warnings: [],
     check,
   };
 }

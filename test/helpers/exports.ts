@@ -119,5 +119,6 @@ export const summaryKeys = [
   'totals',
   'errors',
   'presets',
+  'warnings',
   'check',
 ] as const;

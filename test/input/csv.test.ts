@@ -19,7 +19,14 @@ describe('isNonDataRow', () => {
     [['--', '5'], false],
     [['-5', '--'], false],
     [['Total Wine & More', '12.50'], false],
-    [['Totals', '1'], false],
+    // Gumroad's sales export ends with a `Totals` row; spreadsheet re-saves write `Grand total`.
+    [['Totals', '', '82.0', '3.28'], true],
+    [['TOTALS', '1'], true],
+    [['Grand total', '', '85.28'], true],
+    [['grand  TOTAL: all', '85.28'], true],
+    [['Grand Hotel', '85.28'], false],
+    [['Grand totals-2024', '85.28'], false],
+    [['Totalsumme', '1'], false],
     [['Tokyo', '1'], false],
     [['abc', 'Total'], false],
   ])('%j → %s', (cells, expected) => {

@@ -25,6 +25,17 @@ export const shopify: Preset = {
     },
     foldBy: 'Name',
   },
+  // The abandoned-checkouts export has the orders header, but every Name is `#` + the checkout's Id and
+  // no checkout has a Financial Status: none of it is revenue.
+  refuse: (cell) => {
+    const name = cell('Name');
+    const id = cell('Id');
+    if (cell('Financial Status') || cell('Paid at') || !id || name !== `#${id}`) return undefined;
+    return (
+      `it is a Shopify abandoned-checkouts export (Name ${name} is "#" + the checkout Id, and there is no ` +
+      'Financial Status or Paid at): abandoned checkouts are not revenue'
+    );
+  },
   notes: [
     'Records are linked by e-mail (the `Email` column). POS orders without e-mail are rejected unless you add ' +
       '`mapping.fields.serviceId: <column>` (e.g. a cart attribute holding the CRM visitor id).',

@@ -17,6 +17,11 @@ export interface Preset {
   detect: { all: string[]; any?: string[] };
   /** The mapping base; a user's `mapping.fields` override it field by field. */
   mapping: MappingInput;
+  /**
+   * Look-alike exports: given the first data row's cells by column name, a reason when the file is some
+   * other export with the same header (Shopify abandoned checkouts for orders). The file is then refused.
+   */
+  refuse?: (cell: (column: string) => string | undefined) => string | undefined;
   /** What `init` tells the user is still missing or how records are linked (e.g. "no visitor id: linked by e-mail"). */
   notes: string[];
 }

@@ -1,0 +1,161 @@
+// Instants from real export shapes: epoch units by digit count, zone abbreviations as offsets (PayPal's
+// Date + Time + TimeZone), the configured zone picking an ambiguous abbreviation's meaning.
+import { describe, expect, it } from 'vitest';
+import { createDatetimeParser, type DatetimeResult } from '../../src/record/datetime.js';
+
+function view(result: DatetimeResult) {
+  if (!result.ok) return { reason: result.reason };
+  const { ok: _ok, utcMs, ...rest } = result;
+  return { at: new Date(utcMs).toISOString(), ...rest };
+}
+
+describe('epoch by digit count', () => {
+  const parse = createDatetimeParser(['epoch']);
+
+  it.each([
+    ['1719842531', '2024-07-01T14:02:11.000Z'],
+    ['1719842531123', '2024-07-01T14:02:11.123Z'],
+    // GA4 BigQuery event_timestamp: microseconds.
+    ['1719842531123456', '2024-07-01T14:02:11.123Z'],
+    ['1719842531123999', '2024-07-01T14:02:11.123Z'],
+    ['1719842531123456789', '2024-07-01T14:02:11.123Z'],
+    ['1719842531.9', '2024-07-01T14:02:11.900Z'],
+  ])('%s -> %s', (raw, at) => {
+    expect(view(parse(raw, undefined))).toEqual({ at });
+  });
+
+  it.each([
+    [1719842531, '2024-07-01T14:02:11.000Z'],
+    [1719842531123, '2024-07-01T14:02:11.123Z'],
+    [1719842531123456, '2024-07-01T14:02:11.123Z'],
+    [1.719842531123456e18, '2024-07-01T14:02:11.123Z'],
+  ])('JSON number %d -> %s', (raw, at) => {
+    expect(view(parse(raw, undefined))).toEqual({ at });
+  });
+
+  it.each([
+    '17198425',
+    '171984253112',
+    '17198425311234',
+    '17198425311234567',
+    '12345678901234567890',
+    '-1719842531',
+  ])('refuses %s: no unit has that many digits', (raw) => {
+    expect(parse(raw, undefined)).toMatchObject({ ok: false, reason: 'invalid datetime' });
+  });
+
+  it.each([
+    ['epoch-s', '1719842531', '2024-07-01T14:02:11.000Z'],
+    ['epoch-s', '946684800', '2000-01-01T00:00:00.000Z'],
+    ['epoch-ms', '946684800000', '2000-01-01T00:00:00.000Z'],
+    ['epoch-us', '946684800000000', '2000-01-01T00:00:00.000Z'],
+    ['epoch-ns', '1719842531123456789', '2024-07-01T14:02:11.123Z'],
+  ])('an explicit unit (%s) reads any digit count: %s', (format, raw, at) => {
+    expect(view(createDatetimeParser([format])(raw, undefined))).toEqual({ at });
+  });
+
+  it('an explicit unit applies to JSON numbers whatever their size', () => {
+    expect(view(createDatetimeParser(['epoch-ms'])(946684800000, undefined))).toEqual({
+      at: '2000-01-01T00:00:00.000Z',
+    });
+    expect(view(createDatetimeParser(['epoch-us'])(1719842531123456, undefined))).toEqual({
+      at: '2024-07-01T14:02:11.123Z',
+    });
+  });
+});
+
+describe('zone abbreviations are offsets', () => {
+  const parse = createDatetimeParser(['MM/dd/yyyy HH:mm:ss']);
+
+  it.each([
+    // PayPal US activity download: Date, Time, TimeZone joined.
+    ['07/01/2024 14:02:11 PDT', '2024-07-01T21:02:11.000Z', 'America/Los_Angeles', -420],
+    ['07/01/2024 14:02:11 EDT', '2024-07-01T18:02:11.000Z', 'America/New_York', -240],
+    ['07/01/2024 14:02:11 CEST', '2024-07-01T12:02:11.000Z', 'Europe/Berlin', 120],
+    ['07/01/2024 14:02:11 AEST', '2024-07-01T04:02:11.000Z', 'Australia/Sydney', 600],
+  ])('%s -> %s in %s (unambiguous, no zone configured)', (raw, at, zone, offsetMinutes) => {
+    const result = parse(raw, undefined);
+    expect(view(result)).toEqual({ at, zone, offsetMinutes });
+  });
+
+  it.each([
+    // PST is also Philippine Standard Time (+08:00), EST also Australian Eastern (+10:00).
+    ['01/15/2024 14:02:11 PST', 'America/Los_Angeles', '2024-01-15T22:02:11.000Z', -480],
+    ['01/15/2024 14:02:11 PST', 'America/Vancouver', '2024-01-15T22:02:11.000Z', -480],
+    ['01/15/2024 14:02:11 PST', 'Asia/Manila', '2024-01-15T06:02:11.000Z', 480],
+    ['01/15/2024 14:02:11 EST', 'America/Toronto', '2024-01-15T19:02:11.000Z', -300],
+  ])('%s in %s -> %s: the configured zone picks the meaning', (raw, zone, at, offsetMinutes) => {
+    expect(view(parse(raw, zone))).toEqual({ at, zone, offsetMinutes });
+  });
+
+  it('takes the configured zone as the record zone when it has the offset then', () => {
+    expect(view(parse('07/01/2024 14:02:11 PDT', 'America/Vancouver'))).toEqual({
+      at: '2024-07-01T21:02:11.000Z',
+      zone: 'America/Vancouver',
+      offsetMinutes: -420,
+    });
+  });
+
+  it('keeps the written instant when the offset contradicts the configured zone, and says so', () => {
+    // PDT in January: Los Angeles is on PST then; the written offset still decides the instant.
+    expect(view(parse('01/15/2024 14:02:11 PDT', 'America/Los_Angeles'))).toEqual({
+      at: '2024-01-15T21:02:11.000Z',
+      zone: 'America/Los_Angeles',
+      offsetMinutes: -420,
+      contradicts: true,
+    });
+  });
+
+  it('never reads BST as Bangladesh or a legacy id: the configured zone picks the meaning', () => {
+    expect(view(parse('07/01/2024 14:02:11 BST', 'Europe/London'))).toEqual({
+      at: '2024-07-01T13:02:11.000Z',
+      zone: 'Europe/London',
+      offsetMinutes: 60,
+    });
+    expect(view(parse('07/01/2024 14:02:11 BST', 'Asia/Dhaka'))).toEqual({
+      at: '2024-07-01T08:02:11.000Z',
+      zone: 'Asia/Dhaka',
+      offsetMinutes: 360,
+    });
+    // London is on GMT in January: no meaning fits, and strict reading refuses to guess.
+    expect(view(parse('01/15/2024 14:02:11 BST', 'Europe/London'))).toEqual({
+      reason: 'ambiguous time zone',
+    });
+  });
+
+  it('makes an ambiguous abbreviation without a deciding zone invalid, naming the meanings', () => {
+    const result = parse('07/01/2024 14:02:11 BST', undefined);
+    expect(result).toMatchObject({ ok: false, reason: 'ambiguous time zone' });
+    expect(!result.ok && result.message).toMatch(/BST is ambiguous: .*UTC\+01:00.*UTC\+06:00/);
+    expect(!result.ok && result.message).toContain('timezone');
+    const elsewhere = parse('07/01/2024 14:02:11 BST', 'America/Chicago');
+    expect(elsewhere).toMatchObject({ ok: false, reason: 'ambiguous time zone' });
+    expect(!elsewhere.ok && elsewhere.message).toContain('America/Chicago has none of these offsets');
+  });
+
+  it('reads an ambiguous abbreviation with its documented default only when allowed', () => {
+    const lenient = createDatetimeParser(['MM/dd/yyyy HH:mm:ss'], { abbreviations: 'default' });
+    expect(view(lenient('07/01/2024 14:02:11 BST', undefined))).toEqual({
+      at: '2024-07-01T13:02:11.000Z',
+      zone: 'Europe/London',
+      offsetMinutes: 60,
+    });
+    // A configured zone that decides still wins over the default.
+    expect(view(lenient('07/01/2024 14:02:11 BST', 'Asia/Dhaka'))).toMatchObject({ zone: 'Asia/Dhaka' });
+  });
+
+  it('takes the abbreviation from the row zone column when the value has none', async () => {
+    const { lookupAbbreviation } = await import('../../src/record/zone-abbreviations.js');
+    expect(view(parse('07/01/2024 14:02:11', undefined, lookupAbbreviation('PDT')))).toEqual({
+      at: '2024-07-01T21:02:11.000Z',
+      zone: 'America/Los_Angeles',
+      offsetMinutes: -420,
+    });
+  });
+
+  it('still names an unknown trailing word', () => {
+    const result = parse('07/01/2024 14:02:11 XYZT', undefined);
+    expect(result).toMatchObject({ ok: false, reason: 'unknown time zone' });
+    expect(!result.ok && result.message).toContain('"XYZT"');
+  });
+});
