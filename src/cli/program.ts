@@ -72,6 +72,13 @@ Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path
     .option('--timezone <zone>', 'IANA zone for local times without a zone (e.g. Europe/Berlin)')
     .option('--currency <code>', 'currency for rows without one (ISO 4217)')
     .option('--allow-negative', 'accept negative values (refunds)')
+    .addOption(
+      new Option(
+        '--refunds <policy>',
+        'net: values less what was refunded (default); gross: as written',
+      ).choices(['net', 'gross']),
+    )
+    .option('--rejects-skipped', 'also write skipped rows (unpaid, refunded in full...) to the rejects file')
     .option('--resend', 'send records already delivered to this target again')
     .option('--delimiter <char>', 'CSV delimiter: , ; tab | (default: detected)')
     .addOption(

@@ -16,16 +16,22 @@ function formatTotals(totals: Record<string, number>): string {
 export function renderSummary(summary: Summary): string {
   const lines: string[] = [];
   const seconds = (summary.durationMs / 1000).toFixed(1);
+  const skipped = summary.skipped
+    ? `, ${summary.skipped} skipped (${Object.entries(summary.skippedReasons)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([reason, count]) => `${count} ${reason}`)
+        .join(', ')})`
+    : '';
   if (summary.check) {
     lines.push(
-      `check: ${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid (nothing sent)`,
+      `check: ${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid${skipped} (nothing sent)`,
     );
     lines.push(`valid totals: ${formatTotals(summary.totals)}`);
   } else {
     lines.push(
       `${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid` +
         (summary.duplicates ? ` (${summary.duplicates} duplicates)` : '') +
-        (summary.skipped ? `, ${summary.skipped} dropped by transform` : ''),
+        skipped,
     );
     lines.push(
       `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +

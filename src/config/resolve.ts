@@ -23,6 +23,8 @@ export interface PushFlags {
   timezone?: string;
   currency?: string;
   allowNegative?: boolean;
+  refunds?: string;
+  rejectsSkipped?: boolean;
   allowHttp?: boolean;
   delimiter?: string;
   format?: string;
@@ -96,6 +98,8 @@ export function resolveSettings(input: ResolveInput): Resolved {
     timezone: zoneSetting(flags.timezone ?? config.timezone, flags.timezone ? '--timezone' : 'timezone'),
     currency: currencySetting(flags.currency ?? config.currency, flags.currency ? '--currency' : 'currency'),
     allowNegative: flags.allowNegative ?? config.allowNegative ?? false,
+    refunds: refundsSetting(flags.refunds ?? config.refunds),
+    rejectsSkipped: flags.rejectsSkipped ?? config.rejectsSkipped ?? false,
     earliestMs: earliestSetting(config.earliest),
     futureMs: config.futureHours === undefined ? defaults.futureMs : config.futureHours * 3_600_000,
     allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
@@ -113,6 +117,12 @@ function zoneSetting(raw: string | undefined, name: string): string | undefined 
   const zone = canonicalZone(raw);
   if (!zone) throw new UsageError(`${name}: "${raw}" is not an IANA time zone name (e.g. Europe/Berlin)`);
   return zone;
+}
+
+function refundsSetting(raw: string | undefined): 'net' | 'gross' {
+  if (raw === undefined) return 'net';
+  if (raw !== 'net' && raw !== 'gross') throw new UsageError(`--refunds must be net or gross, not "${raw}"`);
+  return raw;
 }
 
 /** `earliest`: an ISO date (midnight UTC) or datetime (UTC unless it carries an offset). */

@@ -8,7 +8,7 @@ const transformSchema = z.enum(['trim', 'lowercase', 'uppercase']);
 /** One field's source: a column (CSV; alternatives allowed, the first present wins), a path (JSON lines) or a constant. */
 export const fieldSpecObjectSchema = z
   .object({
-    /** CSV column name, matched case- and space-insensitively; a list gives alternatives (first present wins). */
+    /** CSV column name, matched case- and space-insensitively; a list gives alternatives (per row, the first non-empty of those present). */
     column: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** CSV columns whose cells are joined with one space (`[Date, Time, TimeZone]` -> `07/01/2024 14:02:11 PDT`). */
     columns: z.array(z.string().min(1)).min(2).optional(),
@@ -80,6 +80,58 @@ export const skipRuleSchema = z
   });
 export type SkipRule = z.infer<typeof skipRuleSchema>;
 
+/**
+ * Rows are kept only when their column (or path) holds one of `in` (trimmed, case-insensitive) or matches
+ * the regular expression `matches`; other rows are skipped with the value as the reason (`Financial
+ * Status: pending`). A rule whose column the file lacks does not apply.
+ */
+export const keepRuleSchema = z
+  .object({
+    column: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    in: z.array(z.string()).min(1).optional(),
+    matches: z
+      .string()
+      .min(1)
+      .refine(
+        (pattern) => {
+          try {
+            new RegExp(pattern, 'iu');
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'not a valid regular expression' },
+      )
+      .optional(),
+  })
+  .strict()
+  .refine((rule) => (rule.column === undefined) !== (rule.path === undefined), {
+    message: 'give exactly one of column, path',
+  })
+  .refine((rule) => (rule.in === undefined) !== (rule.matches === undefined), {
+    message: 'give exactly one of in, matches',
+  });
+export type KeepRule = z.infer<typeof keepRuleSchema>;
+
+/** An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal and unit unless given. */
+export const deductionSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      column: z.string().min(1).optional(),
+      path: z.string().min(1).optional(),
+      decimal: z.enum(['.', ',']).optional(),
+      unit: z.enum(['major', 'minor']).optional(),
+    })
+    .strict()
+    .refine((spec) => (spec.column === undefined) !== (spec.path === undefined), {
+      message: 'give exactly one of column, path',
+    }),
+]);
+export type Deduction = z.infer<typeof deductionSchema>;
+
 const fieldsShape = Object.fromEntries(recordFields.map((f) => [f, fieldSpecSchema.optional()])) as {
   [K in (typeof recordFields)[number]]: z.ZodOptional<typeof fieldSpecSchema>;
 };
@@ -98,6 +150,18 @@ export const mappingSchema = z
     foldBy: z.string().min(1).optional(),
     /** Rows to leave out (counted as skipped): a column (CSV) or path (JSON) whose value is one of `in`. */
     skip: z.array(skipRuleSchema).optional(),
+    /**
+     * Rows sharing this key (a column or path; a list: per row the first non-empty) are one conversion
+     * however far apart: charges, refunds and adjustments of one order (transaction exports). The value
+     * is their sum, the date and fields those of the earliest positive row; a sum of 0 or less is skipped.
+     */
+    sumBy: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** Only rows every rule accepts are data (statuses that mean money received); the rest are skipped. */
+    keep: z.array(keepRuleSchema).optional(),
+    /** The amount refunded (Shopify `Refunded Amount`, Stripe `Amount Refunded`): taken off under `refunds: net`. */
+    refunded: deductionSchema.optional(),
+    /** The amount not captured yet (Shopify `Outstanding Balance`): always taken off. */
+    unpaid: deductionSchema.optional(),
     /**
      * An ambiguous zone abbreviation (BST, IST, CST...) the configured zone cannot decide: `strict` makes
      * the row invalid, `default` reads it with its documented default meaning (docs/zone-abbreviations.md).
@@ -154,6 +218,10 @@ export const configSchema = z
     /** Default currency code. */
     currency: z.string().min(1).optional(),
     allowNegative: z.boolean().optional(),
+    /** `net` (default): the value less what was refunded; `gross`: the value as written. */
+    refunds: z.enum(['net', 'gross']).optional(),
+    /** Also write skipped rows (not-paid statuses, refunded in full...) to the rejects file. */
+    rejectsSkipped: z.boolean().optional(),
     allowHttp: z.boolean().optional(),
     delimiter: z.string().min(1).max(2).optional(),
     format: z.enum(['csv', 'jsonl']).optional(),

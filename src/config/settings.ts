@@ -25,6 +25,10 @@ export interface Settings {
   /** Default currency (`--currency` / config `currency`). */
   currency: string | undefined;
   allowNegative: boolean;
+  /** `net`: values less what the mapping's `refunded` column says was refunded; `gross`: as written. */
+  refunds: 'net' | 'gross';
+  /** Write skipped rows to the rejects file too. */
+  rejectsSkipped: boolean;
   /** Plausible conversion instants: not before `earliestMs`, not more than `futureMs` after the run starts. */
   earliestMs: number;
   futureMs: number;

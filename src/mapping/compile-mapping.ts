@@ -26,8 +26,20 @@ export interface BoundMapping {
   foldIndex: number | undefined;
   /** The file's own zone, from a `Parameters:TimeZone=` row. */
   fileZone: string | undefined;
-  /** True for a row a skip rule leaves out. */
-  skips: ((row: SourceRow) => boolean) | undefined;
+  /** Why a skip or keep rule leaves the row out (`Financial Status: pending`), or undefined to keep it. */
+  skipReason: ((row: SourceRow) => string | undefined) | undefined;
+  /** Amounts taken off the value: refunded (under refunds: net) and not captured. */
+  refunded: BoundDeduction | undefined;
+  unpaid: BoundDeduction | undefined;
+  /** The key rows are summed by (mapping.sumBy), per row the first non-empty alternative; undefined: no summing. */
+  sumKey: ((row: SourceRow) => string | undefined) | undefined;
+}
+
+export interface BoundDeduction {
+  column: string;
+  get: ValueGetter;
+  decimal: '.' | ',' | undefined;
+  unit: 'major' | 'minor' | undefined;
 }
 
 export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMapping {
@@ -65,31 +77,122 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMap
     fields,
     foldIndex,
     fileZone: parameterValue(source.parameters, 'timezone'),
-    skips: bindSkipRules(merged, source, index),
+    skipReason: bindRowRules(merged, source, index),
+    refunded: bindDeduction(merged.refunded, merged, source, index),
+    unpaid: bindDeduction(merged.unpaid, merged, source, index),
+    sumKey: bindSumKey(merged, source, index),
   };
 }
 
-function bindSkipRules(
+function bindSumKey(
   merged: MergedMapping,
   source: SourceInfo,
   index: Map<string, number>,
-): BoundMapping['skips'] {
-  const tests: Array<(row: SourceRow) => boolean> = [];
-  for (const rule of merged.skip) {
-    const values = new Set(rule.in.map((v) => v.trim().toLowerCase()));
-    const matches = (value: unknown) =>
-      (typeof value === 'string' || typeof value === 'number') &&
-      values.has(String(value).trim().toLowerCase());
-    if (source.format === 'csv' && rule.column !== undefined) {
-      const i = index.get(normalizeColumnName(rule.column));
-      if (i !== undefined) tests.push((row) => row.kind === 'csv' && matches(row.cells[i]));
-    } else if (source.format === 'jsonl' && rule.path !== undefined) {
-      const parts = rule.path.split('.');
-      tests.push((row) => row.kind === 'json' && matches(walk(row.value, parts)));
+): BoundMapping['sumKey'] {
+  if (merged.sumBy === undefined) return undefined;
+  const getters = merged.sumBy
+    .map((name) => ruleGetter({ column: name, path: name }, source, index))
+    .filter((g) => g !== undefined);
+  if (getters.length === 0) {
+    throw new ConfigError(
+      `mapping.sumBy: ${merged.sumBy.map((c) => `"${c}"`).join(' or ')} is not in ${source.file}`,
+      { hint: `the header has: ${(source.header ?? []).map((h) => `"${h}"`).join(', ')}` },
+    );
+  }
+  return (row) => {
+    for (const getter of getters) {
+      const text = cellText(getter.get(row));
+      if (text !== '') return text;
     }
+    return undefined;
+  };
+}
+
+/** A getter for a rule's column (CSV) or path (JSON), and its name; undefined when the file lacks it. */
+function ruleGetter(
+  rule: { column?: string | undefined; path?: string | undefined },
+  source: SourceInfo,
+  index: Map<string, number>,
+): { name: string; get: ValueGetter } | undefined {
+  if (source.format === 'csv') {
+    const name = rule.column ?? rule.path;
+    const i = name === undefined ? undefined : index.get(normalizeColumnName(name));
+    if (i === undefined) return undefined;
+    return {
+      name: source.header?.[i] ?? name!,
+      get: (row) => (row.kind === 'csv' ? row.cells[i] : undefined),
+    };
+  }
+  const path = rule.path ?? rule.column;
+  if (path === undefined) return undefined;
+  const parts = path.split('.');
+  return { name: path, get: (row) => (row.kind === 'json' ? walk(row.value, parts) : undefined) };
+}
+
+function cellText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value).trim()
+    : '';
+}
+
+/**
+ * Skip rules (value in the list: skipped) and keep rules (value not in the list, or not matching: skipped)
+ * as one test giving the reason, `<column>: <value>`. A rule on a column the file lacks does not apply.
+ */
+function bindRowRules(
+  merged: MergedMapping,
+  source: SourceInfo,
+  index: Map<string, number>,
+): BoundMapping['skipReason'] {
+  const tests: Array<(row: SourceRow) => string | undefined> = [];
+  const reason = (name: string, text: string) => `${name}: ${text === '' ? '(empty)' : text}`;
+  for (const rule of merged.skip) {
+    const getter = ruleGetter(rule, source, index);
+    if (!getter) continue;
+    const values = new Set(rule.in.map((v) => v.trim().toLowerCase()));
+    tests.push((row) => {
+      const text = cellText(getter.get(row));
+      return values.has(text.toLowerCase()) ? reason(getter.name, text) : undefined;
+    });
+  }
+  for (const rule of merged.keep) {
+    const getter = ruleGetter(rule, source, index);
+    if (!getter) continue;
+    const values = rule.in ? new Set(rule.in.map((v) => v.trim().toLowerCase())) : undefined;
+    const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches, 'iu');
+    tests.push((row) => {
+      const text = cellText(getter.get(row));
+      const kept = values ? values.has(text.toLowerCase()) : pattern!.test(text);
+      return kept ? undefined : reason(getter.name, text);
+    });
   }
   if (tests.length === 0) return undefined;
-  return (row) => tests.some((test) => test(row));
+  return (row) => {
+    for (const test of tests) {
+      const why = test(row);
+      if (why !== undefined) return why;
+    }
+    return undefined;
+  };
+}
+
+function bindDeduction(
+  deduction: MergedMapping['refunded'],
+  merged: MergedMapping,
+  source: SourceInfo,
+  index: Map<string, number>,
+): BoundDeduction | undefined {
+  if (deduction === undefined) return undefined;
+  const spec = typeof deduction === 'string' ? { column: deduction, path: deduction } : deduction;
+  const getter = ruleGetter(spec, source, index);
+  if (!getter) return undefined;
+  const value = merged.fields.conversionValue?.spec;
+  return {
+    column: getter.name,
+    get: getter.get,
+    decimal: (typeof deduction === 'string' ? undefined : deduction.decimal) ?? value?.decimal,
+    unit: (typeof deduction === 'string' ? undefined : deduction.unit) ?? value?.unit,
+  };
 }
 
 function bindColumn(
@@ -105,13 +208,26 @@ function bindColumn(
     return;
   }
   const columns = columnsOf(merged);
-  for (const column of columns) {
-    const i = index.get(normalizeColumnName(column));
-    if (i !== undefined) {
-      bound.column = header[i] ?? column;
-      bound.get = (row) => (row.kind === 'csv' ? row.cells[i] : undefined);
+  const present = columns
+    .map((column) => index.get(normalizeColumnName(column)))
+    .filter((i): i is number => i !== undefined);
+  if (present.length > 0) {
+    const first = present[0]!;
+    bound.column = header[first] ?? columns[0]!;
+    if (present.length === 1) {
+      bound.get = (row) => (row.kind === 'csv' ? row.cells[first] : undefined);
       return;
     }
+    // Alternatives the file all has: per row, the first non-empty (Shopify's `Paid at`, else `Created at`).
+    bound.get = (row) => {
+      if (row.kind !== 'csv') return undefined;
+      for (const i of present) {
+        const cell = row.cells[i];
+        if (cell !== undefined && cell.trim() !== '') return cell;
+      }
+      return undefined;
+    };
+    return;
   }
   // A preset maps optional columns an export may lack; a column the user named must exist.
   if (merged.origin === 'user' && columns.length > 0) {

@@ -1,5 +1,12 @@
 // Merges a preset's mapping with the user's: the user's fields replace the preset's field by field.
-import type { FieldSpec, FieldSpecObject, SkipRule, WrittenMapping } from '../config/schema.js';
+import type {
+  Deduction,
+  FieldSpec,
+  FieldSpecObject,
+  KeepRule,
+  SkipRule,
+  WrittenMapping,
+} from '../config/schema.js';
 import type { RecordField } from '../record/fields.js';
 import type { Preset } from './presets/types.js';
 
@@ -19,6 +26,11 @@ export interface MergedMapping {
   foldBy: string | undefined;
   /** The user's skip rules replace the preset's. */
   skip: SkipRule[];
+  sumBy: string[] | undefined;
+  /** The user's keep rules replace the preset's. */
+  keep: KeepRule[];
+  refunded: Deduction | undefined;
+  unpaid: Deduction | undefined;
   zoneAbbreviations: 'strict' | 'default' | undefined;
 }
 
@@ -43,6 +55,10 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     defaults: { ...preset?.mapping.defaults, ...user?.defaults },
     foldBy: user?.foldBy ?? preset?.mapping.foldBy,
     skip: user?.skip ?? preset?.mapping.skip ?? [],
+    keep: user?.keep ?? preset?.mapping.keep ?? [],
+    sumBy: listOf(user?.sumBy ?? preset?.mapping.sumBy),
+    refunded: user?.refunded ?? preset?.mapping.refunded,
+    unpaid: user?.unpaid ?? preset?.mapping.unpaid,
     zoneAbbreviations: user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations,
   };
 }
@@ -64,6 +80,10 @@ function mergeOver(base: MergedField, spec: FieldSpecObject): MergedField {
   if (userSource) return { spec: merged, bare: undefined, origin: 'user' };
   // The preset's source stays: a bare preset column stays bare.
   return { spec: merged, bare: base.bare, origin: base.origin };
+}
+
+function listOf(value: string | string[] | undefined): string[] | undefined {
+  return value === undefined ? undefined : Array.isArray(value) ? value : [value];
 }
 
 /** The column alternatives of a field for CSV input (a bare string, `column`, or nothing). */

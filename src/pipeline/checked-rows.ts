@@ -9,6 +9,7 @@ import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
 import { detectJsonPreset, detectPreset, findPreset, presets } from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
 import type { ConversionRecord } from '../record/fields.js';
+import { fromMinorUnits, toMinorUnits } from '../record/money.js';
 import { type Candidate, createValidator, type ValidateOptions, type Validator } from '../record/validate.js';
 import type { Issue, Rejection } from '../report/rejection.js';
 import { SeenIds } from './seen-ids.js';
@@ -28,12 +29,22 @@ export interface CheckOptions extends ValidateOptions {
   transform: ((row: Record<string, unknown>) => unknown) | undefined;
   /** Told once per file which preset was used (named in the output). */
   onPreset?: (file: string, preset: string) => void;
+  onWarning?: (message: string) => void;
 }
 
 interface FileState {
   bound: BoundMapping;
   validator: Validator;
   lastFoldKey: string | undefined;
+  /** mapping.sumBy: the rows of each key so far, in order of first appearance. */
+  groups: Map<string, SumGroup> | undefined;
+}
+
+interface SumGroup {
+  members: Array<{ record: ConversionRecord; row: SourceRow }>;
+  /** The first row of the key that was invalid: then none of the key's rows is sent. */
+  invalidLine: number | undefined;
+  firstRow: SourceRow;
 }
 
 export function resolvePreset(mapping: WrittenMapping | undefined): Preset | undefined {
@@ -93,8 +104,14 @@ export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatche
   return Object.assign(matches, { expected: expected || 'a non-blank row' });
 }
 
-/** What one row became: a record, a rejection, `folded` into the row above, or `dropped` (skip rule, transform). */
-export type RowOutcome = CheckedRow | 'folded' | 'dropped';
+/** A row that is not revenue, on purpose: a skip or keep rule, refunded in full, the transform's null. */
+export interface SkippedRow {
+  skipped: string;
+  row: SourceRow;
+}
+
+/** What one row became: a record, a rejection, `folded` into the row above, or skipped with a reason. */
+export type RowOutcome = CheckedRow | 'folded' | SkippedRow;
 
 /**
  * The checking stage as a plain function per row (no async generator per row: on a million rows the
@@ -127,8 +144,20 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     if (preset) options.onPreset?.(row.source.file, preset.name);
     const merged = mergeMapping(preset, options.mapping);
     const bound = bindMapping(merged, row.source);
-    const validator = createValidator(bound, { ...options, zoneAbbreviations: merged.zoneAbbreviations });
-    state = { bound, validator, lastFoldKey: undefined };
+    // Summed rows include refunds (negative): the sum, not the row, must be positive.
+    const validator = createValidator(bound, {
+      ...options,
+      zoneAbbreviations: merged.zoneAbbreviations,
+      ...(bound.sumKey ? { allowNegative: true } : {}),
+    });
+    if (merged.refunded !== undefined && bound.refunded === undefined && row.kind === 'csv') {
+      // A named refunds column the file lacks would send refunded money silently: say so once.
+      options.onWarning?.(
+        `${row.source.file}: no column "${typeof merged.refunded === 'string' ? merged.refunded : (merged.refunded.column ?? merged.refunded.path)}" ` +
+          'for refunded amounts: values are sent without taking refunds off',
+      );
+    }
+    state = { bound, validator, lastFoldKey: undefined, groups: bound.sumKey ? new Map() : undefined };
     files.set(row.source, state);
     return state;
   };
@@ -147,11 +176,12 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       if (key && key === state.lastFoldKey) return 'folded';
       state.lastFoldKey = key;
     }
-    if (bound.skips?.(row)) return 'dropped';
+    const ruled = bound.skipReason?.(row);
+    if (ruled !== undefined) return { skipped: ruled, row };
     let candidate = validator.candidate(row);
     if (options.transform) {
       const result = applyTransform(options.transform, candidate, row);
-      if (result === null) return 'dropped';
+      if (result === null) return { skipped: 'transform returned null', row };
       if ('error' in result) {
         return invalid(row, [
           { column: '(transform)', value: '', reason: 'transform failed', message: result.error },
@@ -160,8 +190,27 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       candidate = result.candidate;
     }
     const checked = validator.check(candidate);
-    if (!checked.ok) return invalid(row, checked.issues);
-    const id = checked.record.conversionId;
+    const sumKey = state.groups ? bound.sumKey?.(row) : undefined;
+    if (sumKey !== undefined && (checked.ok || 'issues' in checked)) {
+      let group = state.groups!.get(sumKey);
+      if (!group) {
+        group = { members: [], invalidLine: undefined, firstRow: row };
+        state.groups!.set(sumKey, group);
+      }
+      if (checked.ok) {
+        group.members.push({ record: checked.record, row });
+        return 'folded';
+      }
+      group.invalidLine ??= row.line;
+    }
+    if (!checked.ok)
+      return 'skipped' in checked ? { skipped: checked.skipped, row } : invalid(row, checked.issues);
+    return accept(checked.record, row, bound);
+  };
+
+  /** A record ready to send, unless its conversionId was on an earlier valid row of the run. */
+  const accept = (record: ConversionRecord, row: SourceRow, bound: BoundMapping): CheckedRow => {
+    const id = record.conversionId;
     if (id !== undefined && !seen.add(id)) {
       return {
         ...invalid(row, [
@@ -175,14 +224,82 @@ export function createRowChecker(options: CheckOptions): RowChecker {
         duplicate: true,
       };
     }
-    return { ok: true, record: checked.record, row, idColumn: bound.fields.conversionId.column };
+    return { ok: true, record, row, idColumn: bound.fields.conversionId.column };
   };
+
+  /** The summed conversions of the files read so far (mapping.sumBy), one outcome per key; then forgotten. */
+  const flush = (): Array<CheckedRow | SkippedRow> => {
+    const out: Array<CheckedRow | SkippedRow> = [];
+    for (const state of files.values()) {
+      if (!state.groups) continue;
+      for (const [key, group] of state.groups) {
+        // A key whose rows all failed: they were reported one by one already.
+        if (group.members.length > 0) out.push(sumGroup(key, group, state.bound));
+      }
+      state.groups.clear();
+    }
+    return out;
+  };
+
+  const sumGroup = (key: string, group: SumGroup, bound: BoundMapping): CheckedRow | SkippedRow => {
+    const where = bound.sumKey === undefined ? '' : `"${key}"`;
+    if (group.invalidLine !== undefined) {
+      return invalid(group.firstRow, [
+        {
+          column: '(sumBy)',
+          value: key,
+          reason: 'summed row invalid',
+          message: `the rows of ${where} are one conversion and line ${group.invalidLine} of them is invalid: none is sent`,
+        },
+      ]);
+    }
+    const currencies = new Set(group.members.map((m) => m.record.conversionCurrency));
+    if (currencies.size > 1) {
+      return invalid(group.firstRow, [
+        {
+          column: '(sumBy)',
+          value: key,
+          reason: 'currency mismatch',
+          message: `the rows of ${where} are one conversion but in several currencies (${[...currencies].join(', ')})`,
+        },
+      ]);
+    }
+    const currency = group.members[0]!.record.conversionCurrency;
+    let sum = 0;
+    let first: (typeof group.members)[number] | undefined;
+    for (const member of group.members) {
+      const value = member.record.conversionValue;
+      sum += toMinorUnits(value, currency);
+      // Dated at the first capture: the earliest row that took money in.
+      if (
+        value > 0 &&
+        (first === undefined || member.record.conversionDatetime < first.record.conversionDatetime)
+      ) {
+        first = member;
+      }
+    }
+    if (first === undefined) {
+      if (sum < 0) return { skipped: 'refund without its original in the file', row: group.firstRow };
+      first = group.members[0]!;
+    }
+    if (sum < 0 || (sum === 0 && group.members.some((m) => m.record.conversionValue < 0))) {
+      return { skipped: 'refunded in full', row: first.row };
+    }
+    return accept({ ...first.record, conversionValue: fromMinorUnits(sum, currency) }, first.row, bound);
+  };
+
   const drainWarnings = () => [...files.values()].flatMap((state) => state.validator.drainWarnings());
-  return Object.assign(check, { drainWarnings });
+  return Object.assign(check, { drainWarnings, flush });
 }
 
-/** The row checker; `drainWarnings` returns (once) what the files read so far deserve a warning for. */
-export type RowChecker = ((row: SourceRow) => RowOutcome) & { drainWarnings(): string[] };
+/**
+ * The row checker. `flush` ends the files read so far: the summed conversions (mapping.sumBy), one
+ * outcome each. `drainWarnings` returns (once) what the files read so far deserve a warning for.
+ */
+export type RowChecker = ((row: SourceRow) => RowOutcome) & {
+  drainWarnings(): string[];
+  flush(): Array<CheckedRow | SkippedRow>;
+};
 
 /** A file that looks like the preset's export but is another one (abandoned checkouts for orders): refused. */
 function refuseLookalike(preset: Preset, row: SourceRow & { kind: 'csv' }): void {
@@ -208,8 +325,9 @@ export async function* checkRows(
   const check = createRowChecker(options);
   for await (const row of rows) {
     const outcome = check(row);
-    if (outcome !== 'folded' && outcome !== 'dropped') yield outcome;
+    if (outcome !== 'folded' && !('skipped' in outcome)) yield outcome;
   }
+  for (const outcome of check.flush()) if (!('skipped' in outcome)) yield outcome;
 }
 
 function invalid(row: SourceRow, issues: Issue[]): { ok: false; rejection: Rejection; duplicate: boolean } {

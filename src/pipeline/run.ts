@@ -9,7 +9,7 @@ import { minorUnits } from '../record/currency.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
-import { createRowChecker, headerMatcher } from './checked-rows.js';
+import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows.js';
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
@@ -134,6 +134,11 @@ export async function runPipeline(
       timezone: settings.timezone,
       currency: settings.currency,
       allowNegative: settings.allowNegative,
+      refunds: settings.refunds,
+      onWarning: (message) => {
+        summary.warnings.push(message);
+        hooks.onWarning?.(message);
+      },
       earliestMs: settings.earliestMs,
       latestMs: (deps.wallClock ?? Date.now)() + settings.futureMs,
       onPreset: (f, preset) => {
@@ -141,6 +146,47 @@ export async function runPipeline(
         hooks.onPreset?.(f, preset);
       },
     });
+    /** One outcome of the checker: counted, and a record queued for the ledger look-up and delivery. */
+    const take = async (result: Exclude<RowOutcome, 'folded'>) => {
+      summary.rowsRead++;
+      if ('skipped' in result) {
+        summary.skipped++;
+        summary.skippedReasons[result.skipped] = (summary.skippedReasons[result.skipped] ?? 0) + 1;
+        if (settings.rejectsSkipped && deps.rejects) {
+          const wait = deps.rejects.write({
+            file: result.row.source.file,
+            line: result.row.line,
+            stage: 'skipped',
+            row: result.row,
+            issues: [
+              { column: '(row)', value: '', reason: result.skipped, message: `skipped: ${result.skipped}` },
+            ],
+          });
+          if (wait) pendingWrites.push(wait);
+        }
+      } else if (!result.ok) {
+        summary.invalid++;
+        if (result.duplicate) summary.duplicates++;
+        reject(result.rejection);
+      } else {
+        summary.valid++;
+        validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
+        if (deliverer) {
+          const { key, contentHash } = recordIdentity(result.record);
+          const row = result.row;
+          toLookUp.push({
+            record: result.record,
+            key,
+            contentHash,
+            row,
+            file: row.source.file,
+            line: row.line,
+            idColumn: result.idColumn,
+          });
+          if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
+        }
+      }
+    };
     for (const file of options.files) {
       if (deps.signal?.aborted) break;
       hooks.onFileStart?.(file);
@@ -158,34 +204,13 @@ export async function runPipeline(
       for await (const row of rows) {
         const result = check(row);
         if (result === 'folded') continue;
-        summary.rowsRead++;
-        if (result === 'dropped') summary.skipped++;
-        else if (!result.ok) {
-          summary.invalid++;
-          if (result.duplicate) summary.duplicates++;
-          reject(result.rejection);
-        } else {
-          summary.valid++;
-          validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
-          if (deliverer) {
-            const { key, contentHash } = recordIdentity(result.record);
-            const row = result.row;
-            toLookUp.push({
-              record: result.record,
-              key,
-              contentHash,
-              row,
-              file: row.source.file,
-              line: row.line,
-              idColumn: result.idColumn,
-            });
-            if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
-          }
-        }
+        await take(result);
         if ((summary.rowsRead & 1023) === 0) hooks.onRowRead?.(summary.rowsRead);
         if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
         if (deps.signal?.aborted) break;
       }
+      // Conversions summed over the file (mapping.sumBy) are complete only now.
+      if (!deps.signal?.aborted) for (const result of check.flush()) await take(result);
       hooks.onRowRead?.(summary.rowsRead);
       for (const warning of check.drainWarnings()) {
         summary.warnings.push(warning);

@@ -2,12 +2,12 @@
 // passes the bound mapping, the run's defaults and the set of conversionIds already seen.
 import { ConfigError } from '../errors.js';
 import type { SourceRow } from '../input/types.js';
-import type { BoundField, BoundMapping } from '../mapping/compile-mapping.js';
+import type { BoundDeduction, BoundField, BoundMapping } from '../mapping/compile-mapping.js';
 import { type Issue, maskEmail } from '../report/rejection.js';
 import { normalizeCurrency } from './currency.js';
 import { createDatetimeParser, type DatetimeParser, formatUtc } from './datetime.js';
 import type { ConversionRecord } from './fields.js';
-import { fromMinorUnits, parseAmount, roundToMinor } from './money.js';
+import { fromMinorUnits, parseAmount, roundToMinor, toMinorUnits } from './money.js';
 import { canonicalZone, fixedOffsetZone, offsetAt, parseOffset } from './zone.js';
 import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
 
@@ -22,15 +22,26 @@ export interface ValidateOptions {
   latestMs?: number;
   /** How an ambiguous zone abbreviation is read when the zone cannot decide (mapping.zoneAbbreviations). */
   zoneAbbreviations?: 'strict' | 'default';
+  /** `net` (default): the mapping's `refunded` amount is taken off the value; `gross`: it is not. */
+  refunds?: 'net' | 'gross';
 }
 
 /** 2000-01-01T00:00:00Z. */
 export const DEFAULT_EARLIEST_MS = 946_684_800_000;
 
-export type ValidateResult = { ok: true; record: ConversionRecord } | { ok: false; issues: Issue[] };
+export type ValidateResult =
+  | { ok: true; record: ConversionRecord }
+  | { ok: false; issues: Issue[] }
+  /** Not money received: nothing left after refunds, or nothing captured. Not an error. */
+  | { ok: false; skipped: string };
+
+/** Raw deduction cells (refunded, unpaid) read with the candidate; not part of the JS transform's fields. */
+const deductionCells = Symbol('deductions');
 
 /** Raw values per field after mapping (before normalization); the JS `transform` hook sees and edits these. */
-export type Candidate = Partial<Record<keyof ConversionRecord, unknown>>;
+export type Candidate = Partial<Record<keyof ConversionRecord, unknown>> & {
+  [deductionCells]?: { refunded: unknown; unpaid: unknown };
+};
 
 export interface Validator {
   /** Reads the row's mapped values (constants and defaults applied). */
@@ -87,6 +98,9 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
     );
   }
   const configuredZone = fileZone ?? fieldZone ?? defaultZone ?? canonicalZone(options.timezone ?? '');
+  const netRefunds = (options.refunds ?? 'net') === 'net';
+  let validRows = 0;
+  let zeroRows = 0;
   let contradictions = 0;
   let contradictionExample = '';
   const contradicted = (raw: unknown, zone: string | undefined) => {
@@ -106,7 +120,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
 
   return {
     candidate(row) {
-      return {
+      const candidate: Candidate = {
         conversionCurrency: read(f.conversionCurrency, row) ?? options.currency,
         conversionValue: read(f.conversionValue, row),
         conversionDatetime: read(f.conversionDatetime, row),
@@ -116,6 +130,10 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         conversionName: read(f.conversionName, row),
         conversionEmail: read(f.conversionEmail, row),
       };
+      if (bound.refunded || bound.unpaid) {
+        candidate[deductionCells] = { refunded: bound.refunded?.get(row), unpaid: bound.unpaid?.get(row) };
+      }
+      return candidate;
     },
 
     check(c) {
@@ -188,6 +206,22 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       }
 
       if (minorUnit && value !== undefined && currency !== undefined) value = fromMinorUnits(value, currency);
+      // Only money received counts: what was not captured, and (net) what was refunded, comes off.
+      const cells = c[deductionCells];
+      let deducted = { refunded: 0, unpaid: 0 };
+      if (cells && value !== undefined && currency !== undefined) {
+        const refunded = netRefunds ? amountOf(bound.refunded, cells.refunded, currency) : 0;
+        const unpaid = amountOf(bound.unpaid, cells.unpaid, currency);
+        for (const [deduction, amount] of [
+          [bound.refunded, refunded],
+          [bound.unpaid, unpaid],
+        ] as const) {
+          if (typeof amount === 'object')
+            issue(deductionField(deduction!), amount.value, amount.reason, amount.message);
+        }
+        if (typeof refunded === 'number' && typeof unpaid === 'number') deducted = { refunded, unpaid };
+        else value = undefined;
+      }
 
       // Zone: the row's zone column, else the file's Parameters zone, else the configured default.
       let rowZone = configuredZone;
@@ -312,6 +346,18 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       if (issues.length > 0 || value === undefined || currency === undefined || !datetime || !timezone) {
         return { ok: false, issues };
       }
+      if (cells) {
+        // Where the mapping says what was refunded or not captured, the money decides: nothing left
+        // (an order of 0.00 too) is no revenue. Exact in minor units: 232.81 - 14.00 is 218.81.
+        const left =
+          toMinorUnits(value, currency) - toMinorUnits(deducted.refunded + deducted.unpaid, currency);
+        if (left <= 0) {
+          return { ok: false, skipped: deducted.refunded > 0 ? 'refunded in full' : 'nothing captured' };
+        }
+        value = fromMinorUnits(left, currency);
+      }
+      validRows++;
+      if (value === 0) zeroRows++;
       const record: ConversionRecord = {
         conversionCurrency: currency,
         conversionValue: roundToMinor(value, currency),
@@ -326,14 +372,52 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
     },
 
     drainWarnings() {
-      if (contradictions === 0) return [];
+      const warnings: string[] = [];
+      if (validRows > 0 && zeroRows * 2 > validRows) {
+        warnings.push(
+          `${bound.source.file}: ${zeroRows} of ${validRows} valid rows have the value 0 (column ${f.conversionValue.column}): ` +
+            'is it the revenue column?',
+        );
+      }
+      validRows = 0;
+      zeroRows = 0;
+      if (contradictions === 0) return warnings;
       const text =
         `${bound.source.file}: ${contradictions} row${contradictions === 1 ? '' : 's'} carry an offset or zone abbreviation ` +
         `that ${configuredZone ?? 'the configured zone'} does not have at that time (e.g. ${contradictionExample}): ` +
         'their instants are kept as written, with the zone their offset names; check `timezone`';
       contradictions = 0;
-      return [text];
+      warnings.push(text);
+      return warnings;
     },
+  };
+}
+
+type DeductionAmount = number | { value: unknown; reason: string; message: string };
+
+/** A deduction cell as an amount in the record's currency: empty is 0; unreadable is an issue. */
+function amountOf(deduction: BoundDeduction | undefined, raw: unknown, currency: string): DeductionAmount {
+  if (deduction === undefined) return 0;
+  if (typeof raw === 'string') raw = raw.trim();
+  if (raw === undefined || raw === null || raw === '') return 0;
+  if (typeof raw !== 'string' && typeof raw !== 'number') {
+    return { value: raw, reason: 'invalid number', message: 'the amount is not a number' };
+  }
+  const amount = parseAmount(raw, { decimal: deduction.decimal });
+  if (!amount.ok) return { value: raw, reason: amount.reason, message: amount.message };
+  const value = Math.abs(amount.value);
+  return deduction.unit === 'minor' ? fromMinorUnits(value, currency) : value;
+}
+
+/** Issues name the deduction's source column. */
+function deductionField(deduction: BoundDeduction): BoundField {
+  return {
+    field: 'conversionValue',
+    column: deduction.column,
+    get: undefined,
+    constant: undefined,
+    fallback: undefined,
+    spec: {},
   };
 }
 

@@ -24,8 +24,10 @@ export interface Summary {
   sent: number;
   /** Records the server refused (4xx) in this run. */
   rejected: number;
-  /** Rows left out on purpose: a `mapping.skip` rule matched, or the JS `transform` returned null. */
+  /** Rows left out on purpose, not errors: a skip or keep rule, refunded in full, nothing captured, the transform's null. */
   skipped: number;
+  /** `skipped` by reason (`Financial Status: pending`, `refunded in full`...). */
+  skippedReasons: Record<string, number>;
   /** Rows invalid because their conversionId was already on a valid row earlier in the run. */
   duplicates: number;
   /** Valid rows already delivered to this target by an earlier run: skipped. */
@@ -114,6 +116,7 @@ export function emptySummary(check: boolean): Summary {
     valid: 0,
     invalid: 0,
     skipped: 0,
+    skippedReasons: {},
     sent: 0,
     rejected: 0,
     duplicates: 0,

@@ -88,7 +88,7 @@ describe('stdout carries the result only', () => {
     const s = JSON.parse(result.stdout);
     expect(Object.keys(s).sort()).toEqual([...summaryKeys].sort());
     for (const name of summaryKeys.filter(
-      (k) => !['totals', 'errors', 'presets', 'warnings', 'check'].includes(k),
+      (k) => !['totals', 'errors', 'presets', 'warnings', 'skippedReasons', 'check'].includes(k),
     )) {
       expect(typeof s[name], name).toBe('number');
     }

@@ -9,8 +9,9 @@ import { root, runCli, tempDir } from '../helpers/cli.js';
 interface Expected {
   records: Record<string, unknown>[];
   invalid: { line: number; column: string; reason: string }[];
-  /** Rows a preset's skip rule leaves out (e.g. failed payments). */
+  /** Rows a preset's policy leaves out (failed payments, unpaid orders, refunded in full...). */
   skipped?: number;
+  skippedReasons?: Record<string, number>;
 }
 
 const presetsDir = path.join(root, 'fixtures/presets');
@@ -55,6 +56,7 @@ describe.each(cases)('preset $preset', ({ preset, dir, input }) => {
     expect(receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
     expect(summary.sent).toBe(expected.records.length);
     expect(summary.skipped).toBe(expected.skipped ?? 0);
+    expect(summary.skippedReasons).toEqual(expected.skippedReasons ?? {});
     expect(result.code).toBe(expected.invalid.length > 0 ? 1 : 0);
   });
 

@@ -105,6 +105,7 @@ export const summaryKeys = [
   'valid',
   'invalid',
   'skipped',
+  'skippedReasons',
   'sent',
   'rejected',
   'duplicates',

@@ -21,6 +21,8 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     timezone: undefined,
     currency: undefined,
     allowNegative: false,
+    refunds: 'net',
+    rejectsSkipped: false,
     earliestMs: defaults.earliestMs,
     futureMs: defaults.futureMs,
     allowHttp: false,

@@ -180,7 +180,7 @@ describe('plausible instants', () => {
       ok: false,
       issues: [{ column: 'Stamp', reason: 'implausible datetime' }],
     });
-    expect(!result.ok && result.issues[0]!.message).toContain(words);
+    expect(!result.ok && 'issues' in result && result.issues[0]!.message).toContain(words);
   });
 
   it.each(['2000-01-01 00:00:00', '2026-11-24 12:00:00'])('%s is inside the default bounds', (stamp) => {

@@ -21,8 +21,10 @@ export const metaCapi: Preset = {
       conversionCurrency: { path: 'custom_data.currency', transform: 'uppercase' },
       conversionId: { path: 'custom_data.order_id' },
     },
+    keep: [{ path: 'event_name', in: ['Purchase'] }],
   },
   notes: [
+    'Only Purchase events are revenue; other event_names are skipped (override with mapping.keep).',
     'user_data.em is a SHA-256 hash and cannot be used as an e-mail: it is not sent.',
     'No field links a record to a visitor by default. user_data.external_id is your own customer id; if it is the ' +
       'CRM visitor id, add `mapping.fields.serviceId: { path: user_data.external_id }`. Otherwise add a path that ' +

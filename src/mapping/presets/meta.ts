@@ -22,8 +22,11 @@ export const meta: Preset = {
       conversionId: 'order_id',
       conversionEmail: 'email',
     },
+    // Revenue is a Purchase: AddToCart, Lead, Search... carry values too, and are skipped.
+    keep: [{ column: 'event_name', in: ['Purchase'] }],
   },
   notes: [
+    'Only Purchase events are revenue; other event_names are skipped (override with mapping.keep).',
     'Records are linked by e-mail (the `email` column, sent trimmed and lower-cased). Rows with only a phone ' +
       'number are rejected.',
     "external_id is your own customer id, not the CRM tracking script's visitor id, so it is not sent. If you " +

@@ -16,14 +16,20 @@ export const shopify: Preset = {
     preset: 'shopify',
     fields: {
       conversionName: { value: 'Purchase' },
-      // Paid at, not Created at: an unpaid order (empty Paid at) is not revenue and is rejected.
-      conversionDatetime: { column: 'Paid at', format: ['yyyy-MM-dd HH:mm:ss', 'iso'] },
+      // Paid at; an order with captured money but no Paid at (seen in real exports) takes Created at.
+      conversionDatetime: { column: ['Paid at', 'Created at'], format: ['yyyy-MM-dd HH:mm:ss', 'iso'] },
       conversionValue: { column: 'Total', decimal: '.' },
       conversionCurrency: { column: 'Currency', transform: 'uppercase' },
       conversionId: 'Name',
       conversionEmail: 'Email',
     },
     foldBy: 'Name',
+    // Money received only: pending, authorized, voided and expired orders are skipped. What was refunded
+    // (refunds: net) and what is still outstanding (partially_paid) comes off the Total; an order with
+    // nothing left is skipped. A cancelled order whose payment was kept is `paid` and counts.
+    keep: [{ column: 'Financial Status', in: ['paid', 'partially_paid', 'partially_refunded', 'refunded'] }],
+    refunded: 'Refunded Amount',
+    unpaid: 'Outstanding Balance',
   },
   // The abandoned-checkouts export has the orders header, but every Name is `#` + the checkout's Id and
   // no checkout has a Financial Status: none of it is revenue.
@@ -40,8 +46,9 @@ export const shopify: Preset = {
     'Records are linked by e-mail (the `Email` column). POS orders without e-mail are rejected unless you add ' +
       '`mapping.fields.serviceId: <column>` (e.g. a cart attribute holding the CRM visitor id).',
     'Line-item rows of one order are folded into one conversion (`foldBy: Name`); Total is the order total.',
-    'Unpaid orders (empty Paid at) are rejected. Refunded and cancelled orders keep their Total and are imported: ' +
-      'filter them out of the export if you do not want them (Refunded Amount is not subtracted).',
+    'Only money received: orders whose Financial Status is pending, authorized, voided or expired are skipped. ' +
+      'Refunded Amount comes off the Total (refunds: net; `--refunds gross` keeps the Total), and Outstanding ' +
+      'Balance (partially_paid) too; an order with nothing left is skipped. Paid at, else Created at, dates it.',
     "Paid at carries the store's offset; set `timezone` to the store's IANA zone so records carry it " +
       '(otherwise UTC).',
     'Name (#1001) is unique per store only: do not mix exports of several stores in one ledger.',

@@ -27,15 +27,23 @@ export const stripe: Preset = {
       conversionId: 'id',
       conversionEmail: 'Customer Email',
     },
-    // A failed or canceled charge is no revenue: such rows are skipped (counted, not reported as errors).
-    skip: [{ column: 'Status', in: ['Failed', 'Canceled'] }],
+    // Only captured charges and payments: a `ch_`/`py_` id (PaymentIntent and checkout rows, with a `pi_`
+    // id or none, duplicate the charge or never paid), a paid status, Captured true. Failed, canceled,
+    // pending and `requires_*` rows are skipped (counted, not errors). Amount Refunded comes off (net).
+    keep: [
+      { column: 'Status', in: ['Paid', 'Refunded', 'Partially refunded', 'Succeeded'] },
+      { column: 'id', matches: '^(ch|py)_' },
+      { column: 'Captured', in: ['true'] },
+    ],
+    refunded: 'Amount Refunded',
   },
   notes: [
     'Records are linked by Customer Email. If checkout stores the CRM visitor id in metadata, add ' +
       '`mapping.fields.serviceId: "<key> (metadata)"`.',
     'Times are read as UTC. If you exported in another zone (the column is then named after it), override ' +
       '`mapping.fields.conversionDatetime` with that column and its `timezone`.',
-    'Failed and canceled payments are skipped (Status). Refunded ones are imported with their Amount (not net ' +
-      'of refunds): leave them out of the export, or add `mapping.skip: [{column: Status, in: [Failed, Canceled, Refunded]}]`.',
+    'Only captured charges count: a ch_/py_ id, Status Paid/Refunded, Captured true. Failed, canceled, pending ' +
+      '(ACH) and requires_* rows, and id-less PaymentIntent rows, are skipped. Amount Refunded comes off the Amount ' +
+      '(refunds: net); a payment refunded in full is skipped.',
   ],
 };
