@@ -75,8 +75,8 @@ Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path
     .addOption(
       new Option(
         '--refunds <policy>',
-        'net: values less what was refunded (default); gross: as written',
-      ).choices(['net', 'gross']),
+        'net: values less what was refunded (default); gross: as written; adjust: net, and a later refund of a delivered order is sent once',
+      ).choices(['net', 'gross', 'adjust']),
     )
     .option('--rejects-skipped', 'also write skipped rows (unpaid, refunded in full...) to the rejects file')
     .option('--resend', 'send records already delivered to this target again')

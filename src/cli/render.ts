@@ -36,6 +36,10 @@ export function renderSummary(summary: Summary): string {
     lines.push(
       `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +
         (summary.changed ? `, changed since delivered ${summary.changed}` : '') +
+        (summary.adjusted ? `, adjustments ${summary.adjusted}` : '') +
+        (Object.keys(summary.changedDifference).length > 0
+          ? ` (value change since delivered: ${formatTotals(summary.changedDifference)})`
+          : '') +
         (summary.retried ? `, resent from earlier runs ${summary.retried}` : '') +
         (summary.pending ? `, left pending ${summary.pending}` : ''),
     );

@@ -119,9 +119,11 @@ function zoneSetting(raw: string | undefined, name: string): string | undefined 
   return zone;
 }
 
-function refundsSetting(raw: string | undefined): 'net' | 'gross' {
+function refundsSetting(raw: string | undefined): Settings['refunds'] {
   if (raw === undefined) return 'net';
-  if (raw !== 'net' && raw !== 'gross') throw new UsageError(`--refunds must be net or gross, not "${raw}"`);
+  if (raw !== 'net' && raw !== 'gross' && raw !== 'adjust') {
+    throw new UsageError(`--refunds must be net, gross or adjust, not "${raw}"`);
+  }
   return raw;
 }
 

@@ -218,8 +218,11 @@ export const configSchema = z
     /** Default currency code. */
     currency: z.string().min(1).optional(),
     allowNegative: z.boolean().optional(),
-    /** `net` (default): the value less what was refunded; `gross`: the value as written. */
-    refunds: z.enum(['net', 'gross']).optional(),
+    /**
+     * `net` (default): the value less what was refunded; `gross`: the value as written; `adjust`: net, and
+     * an order delivered before at another value gets the difference sent once as an adjustment record.
+     */
+    refunds: z.enum(['net', 'gross', 'adjust']).optional(),
     /** Also write skipped rows (not-paid statuses, refunded in full...) to the rejects file. */
     rejectsSkipped: z.boolean().optional(),
     allowHttp: z.boolean().optional(),

@@ -25,8 +25,11 @@ export interface Settings {
   /** Default currency (`--currency` / config `currency`). */
   currency: string | undefined;
   allowNegative: boolean;
-  /** `net`: values less what the mapping's `refunded` column says was refunded; `gross`: as written. */
-  refunds: 'net' | 'gross';
+  /**
+   * `net`: values less what the mapping's `refunded` column says was refunded; `gross`: as written;
+   * `adjust`: net, and a later change of a delivered order's value is sent as an adjustment record.
+   */
+  refunds: 'net' | 'gross' | 'adjust';
   /** Write skipped rows to the rejects file too. */
   rejectsSkipped: boolean;
   /** Plausible conversion instants: not before `earliestMs`, not more than `futureMs` after the run starts. */

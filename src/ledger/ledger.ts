@@ -13,6 +13,7 @@ import { sql } from './statements.js';
 import type { Target } from './target.js';
 import type {
   BeginRunInput,
+  DeliveredAmount,
   FinishRunInput,
   LedgerEntry,
   MarkPendingOptions,
@@ -112,8 +113,10 @@ export class Ledger {
     for (let start = 0; start < keys.length; start += chunkSize) {
       const params = { target: targetId, keys: JSON.stringify(keys.slice(start, start + chunkSize)) };
       // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one.
-      for (const [key, state, contentHash] of statement.all(params) as [string, RecordState, string][]) {
-        found.set(key, { state, contentHash });
+      const rows = statement.all(params) as [string, RecordState, string, string | null][];
+      for (const [key, state, contentHash, amount] of rows) {
+        const parsed = amount === null ? undefined : parseAmount(amount);
+        found.set(key, parsed ? { state, contentHash, amount: parsed } : { state, contentHash });
       }
     }
     return found;
@@ -171,6 +174,23 @@ export class Ledger {
     });
     if ((this.#stmt.stagedSpan.get() as { n: number }).n >= mergeThreshold) this.merge();
     return changed;
+  }
+
+  /**
+   * A delivered key now stands at other content and amount: its refund was delivered as an adjustment
+   * record (refunds: adjust), so the next export of the same order is no change. Returns rows changed.
+   */
+  reprice(targetId: number, key: string, contentHash: string, amount: DeliveredAmount): number {
+    const params = {
+      target: targetId,
+      key,
+      hash: contentHash,
+      amount: JSON.stringify([amount.currency, amount.value]),
+      now: this.#now(),
+    };
+    return this.#db.transaction(
+      () => this.#stmt.repriceStaged.run(params).changes + this.#stmt.repriceRecord.run(params).changes,
+    )();
   }
 
   /** The server refused these records; the message is kept for `status`/rejects output. */
@@ -342,5 +362,14 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
       });
     }
     throw error;
+  }
+}
+
+function parseAmount(text: string): DeliveredAmount | undefined {
+  try {
+    const [currency, value] = JSON.parse(text) as [unknown, unknown];
+    return typeof currency === 'string' && typeof value === 'number' ? { currency, value } : undefined;
+  } catch {
+    return undefined;
   }
 }

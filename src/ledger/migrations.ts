@@ -91,8 +91,17 @@ CREATE TABLE meta (
 INSERT INTO meta (name, value) VALUES ('next_seq', 1);
 `;
 
+/**
+ * v2: the amount each key was delivered at, `["USD",232.81]` (JSON), so a later export of the same order
+ * with less money (a refund after delivery) is reported with its difference, or adjusted once.
+ */
+const schemaV2 = `
+ALTER TABLE records ADD COLUMN amount TEXT;
+ALTER TABLE staged ADD COLUMN amount TEXT;
+`;
+
 /** Migration n+1 is `ledgerMigrations[n]`. */
-export const ledgerMigrations: readonly string[] = [schemaV1];
+export const ledgerMigrations: readonly string[] = [schemaV1, schemaV2];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */
 export function migrate(db: Database.Database, migrations: readonly string[] = ledgerMigrations): void {

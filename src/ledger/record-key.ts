@@ -45,3 +45,13 @@ export function recordIdentity(record: ConversionRecord): { key: string; content
   const id = record.conversionId;
   return { key: id !== undefined && id !== '' ? `id:${id}` : `h:${digest}`, contentHash: digest };
 }
+
+/**
+ * The conversionId of the adjustment record that brings a delivered order to `newValue` (refunds:
+ * adjust): the order's id, `~adjust~`, and the new value (`#1001~adjust~218.81`). Deterministic, so a
+ * re-run of the same export finds it delivered and never sends it twice; a later, further refund of the
+ * same order gets a new id.
+ */
+export function adjustmentId(orderId: string, newValue: number): string {
+  return `${orderId}~adjust~${newValue}`;
+}

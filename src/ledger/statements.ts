@@ -20,12 +20,12 @@ export const sql = {
   // lookup: the keys are parsed once; rows come cold to hot (records, staged, inflight) and the caller
   // lets a later row overwrite an earlier one, so the hotter state wins.
   lookup: `WITH k (key) AS MATERIALIZED (SELECT value FROM json_each(:keys))
-    SELECT key, state, content_hash FROM records WHERE target_id = :target AND key IN k
+    SELECT key, state, content_hash, amount FROM records WHERE target_id = :target AND key IN k
     UNION ALL
-    SELECT key, 'delivered', content_hash FROM staged AS s WHERE target_id = :target AND key IN k
+    SELECT key, 'delivered', content_hash, amount FROM staged AS s WHERE target_id = :target AND key IN k
       AND id = ${newestStaged(':target', 's.key')}
     UNION ALL
-    SELECT key, state, content_hash FROM inflight WHERE target_id = :target AND key IN k`,
+    SELECT key, state, content_hash, NULL FROM inflight WHERE target_id = :target AND key IN k`,
 
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
   // A key not in inflight is delivered when it is staged or delivered in records: left alone unless
@@ -47,16 +47,21 @@ export const sql = {
       updated_at = excluded.updated_at, message = NULL, payload = excluded.payload`,
 
   // markDelivered, step 1: inflight rows move to staged (step 3 deletes them from inflight).
+  // The amount delivered is read from the payload (the record's wire JSON) before it is dropped.
   stageInflight: `INSERT INTO staged (target_id, key, content_hash, idempotency_key, run_id, first_seen,
-      delivered_at)
-    SELECT target_id, key, content_hash, :idempotencyKey, run_id, first_seen, :now FROM inflight
+      delivered_at, amount)
+    SELECT target_id, key, content_hash, :idempotencyKey, run_id, first_seen, :now,
+      CASE WHEN json_valid(payload) THEN json_array(payload ->> '$.conversionCurrency',
+        payload -> '$.conversionValue') END
+    FROM inflight
     WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
   // Step 2, only when some keys were not in inflight: keys already delivered or rejected are marked
   // delivered again (as the single-table ledger did), from their newest staged row or records row.
   stageSettled: `INSERT INTO staged (target_id, key, content_hash, idempotency_key, run_id, first_seen,
-      delivered_at)
+      delivered_at, amount)
     SELECT :target, k.key, coalesce(s.content_hash, r.content_hash), :idempotencyKey,
-      coalesce(s.run_id, r.run_id), coalesce(s.first_seen, r.first_seen), :now
+      coalesce(s.run_id, r.run_id), coalesce(s.first_seen, r.first_seen), :now,
+      CASE WHEN s.id IS NOT NULL THEN s.amount ELSE r.amount END
     FROM (SELECT DISTINCT value AS key FROM json_each(:keys)) AS k
       LEFT JOIN records AS r ON r.target_id = :target AND r.key = k.key
       LEFT JOIN staged AS s ON s.id = ${newestStaged(':target', 'k.key')}
@@ -70,13 +75,18 @@ export const sql = {
   // record. Within a key, staged rows come in id order, so the newest one is applied last.
   // `WHERE true` lets the parser tell the upsert clause from a join constraint (SQLite docs, UPSERT).
   merge: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id,
-      first_seen, updated_at, message, payload)
+      first_seen, updated_at, message, payload, amount)
     SELECT target_id, key, content_hash, 'delivered', idempotency_key, run_id, first_seen, delivered_at,
-      NULL, NULL
+      NULL, NULL, amount
     FROM staged WHERE true ORDER BY target_id, key, id
     ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'delivered',
       idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
-      updated_at = excluded.updated_at, message = NULL, payload = NULL`,
+      updated_at = excluded.updated_at, message = NULL, payload = NULL, amount = excluded.amount`,
+  // An order whose refund was delivered as an adjustment now stands at its new content and amount.
+  repriceRecord: `UPDATE records SET content_hash = :hash, amount = :amount, updated_at = :now
+    WHERE target_id = :target AND key = :key AND state = 'delivered'`,
+  repriceStaged: `UPDATE staged SET content_hash = :hash, amount = :amount
+    WHERE id = ${newestStaged(':target', ':key')}`,
   clearStaged: 'DELETE FROM staged',
 
   // markRejected, one key at a time (rejections are few): from inflight, else from the newest staged

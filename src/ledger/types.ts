@@ -16,6 +16,13 @@ export type RunCommand = (typeof runCommands)[number];
 export interface LedgerEntry {
   readonly state: RecordState;
   readonly contentHash: string;
+  /** What a delivered key was delivered at (ledgers before schema 2 did not keep it). */
+  readonly amount?: DeliveredAmount;
+}
+
+export interface DeliveredAmount {
+  readonly currency: string;
+  readonly value: number;
 }
 
 /** One record about to be sent in a batch. */

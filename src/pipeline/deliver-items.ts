@@ -79,6 +79,17 @@ export function makeDeliverer(
           items.map((i) => i.key),
           info.idempotencyKey,
         );
+        for (const item of items) {
+          if (item.reprice) {
+            ledger?.ledger.reprice(
+              ledger.targetId,
+              item.reprice.key,
+              item.reprice.contentHash,
+              item.reprice.amount,
+            );
+            summary.adjusted++;
+          }
+        }
         summary.sent += items.length;
         for (const item of items) totals.add(item.record.conversionCurrency, item.record.conversionValue);
         hooks.onDelivered?.(items.length);

@@ -4,8 +4,11 @@ import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { recordIdentity } from '../ledger/record-key.js';
+import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
+import type { LedgerEntry } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
+import type { ConversionRecord } from '../record/fields.js';
+import { fromMinorUnits, toMinorUnits } from '../record/money.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
@@ -50,6 +53,7 @@ export async function runPipeline(
   const errors = new ErrorCollector();
   const validTotals = new Totals(minorUnits);
   const deliveredTotals = new Totals(minorUnits);
+  const changedDifference = new Totals(minorUnits);
   const pendingWrites: Promise<void>[] = [];
 
   const reject = (rejection: Rejection) => {
@@ -89,27 +93,84 @@ export async function runPipeline(
       const entry = known.get(item.key);
       if (entry?.state === 'delivered' && !options.resend) {
         if (entry.contentHash === item.contentHash) summary.alreadySent++;
-        else {
-          summary.changed++;
-          reject({
-            file: item.file,
-            line: item.line,
-            stage: 'skipped',
-            row: item.row,
-            issues: [
-              {
-                column: item.idColumn,
-                value: item.record.conversionId ?? '',
-                reason: 'changed since delivered',
-                message: `conversionId "${item.record.conversionId}" was delivered before with other content; skipped (use --resend to send it again)`,
-              },
-            ],
-          });
-        }
+        else await changedSinceDelivered(item, entry);
         continue;
       }
       await deliverer.push(item);
     }
+  };
+
+  /**
+   * A delivered order read again with other content. A change of value (a refund after delivery) is
+   * reported with its difference; under `refunds: adjust` the difference is sent once as an adjustment
+   * record (adjustmentId), after which the ledger holds the order at its new value.
+   */
+  const changedSinceDelivered = async (item: Item, entry: LedgerEntry) => {
+    const { record } = item;
+    const was = entry.amount;
+    const sameCurrency = was !== undefined && was.currency === record.conversionCurrency;
+    const difference = sameCurrency
+      ? fromMinorUnits(
+          toMinorUnits(record.conversionValue, record.conversionCurrency) -
+            toMinorUnits(was.value, record.conversionCurrency),
+          record.conversionCurrency,
+        )
+      : 0;
+    const onlyValue =
+      sameCurrency &&
+      difference !== 0 &&
+      contentHash({ ...record, conversionValue: was.value }) === entry.contentHash;
+    if (difference !== 0) changedDifference.add(record.conversionCurrency, difference);
+    if (onlyValue && settings.refunds === 'adjust' && record.conversionId !== undefined && deliverer) {
+      const adjustment: ConversionRecord = {
+        ...record,
+        conversionValue: difference,
+        conversionId: adjustmentId(record.conversionId, record.conversionValue),
+      };
+      const identity = recordIdentity(adjustment);
+      const reprice = {
+        key: item.key,
+        contentHash: item.contentHash,
+        amount: { currency: record.conversionCurrency, value: record.conversionValue },
+      };
+      // A run that stopped between the adjustment's delivery and the reprice finishes the reprice here.
+      const earlier = ledger?.ledger.lookup(ledger.targetId, [identity.key]).get(identity.key);
+      if (earlier?.state === 'delivered') {
+        ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
+        summary.alreadySent++;
+        return;
+      }
+      await deliverer.push({
+        ...item,
+        record: adjustment,
+        key: identity.key,
+        contentHash: identity.contentHash,
+        reprice,
+      });
+      return;
+    }
+    summary.changed++;
+    const money = sameCurrency
+      ? `: delivered at ${record.conversionCurrency} ${was.value}, now ${record.conversionValue} (${difference > 0 ? '+' : ''}${difference})`
+      : '';
+    const advice =
+      onlyValue && settings.refunds !== 'adjust'
+        ? 'use --refunds adjust to send the difference once, or --resend to send the order again'
+        : 'use --resend to send it again';
+    reject({
+      file: item.file,
+      line: item.line,
+      stage: 'skipped',
+      row: item.row,
+      issues: [
+        {
+          column: item.idColumn,
+          value: record.conversionId ?? '',
+          reason: 'changed since delivered',
+          message: `conversionId "${record.conversionId}" was delivered before with other content${money}; skipped (${advice})`,
+        },
+      ],
+    });
   };
 
   // SIGINT/SIGTERM stop the deliverer at once, not when the read loop next looks: otherwise the rest of
@@ -250,6 +311,7 @@ export async function runPipeline(
 
   function finalize(): Summary {
     summary.totals = options.check ? validTotals.toJSON() : deliveredTotals.toJSON();
+    summary.changedDifference = changedDifference.toJSON();
     summary.errors = errors.groups();
     summary.durationMs = Math.round(deps.now() - started);
     return summary;

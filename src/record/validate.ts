@@ -22,8 +22,8 @@ export interface ValidateOptions {
   latestMs?: number;
   /** How an ambiguous zone abbreviation is read when the zone cannot decide (mapping.zoneAbbreviations). */
   zoneAbbreviations?: 'strict' | 'default';
-  /** `net` (default): the mapping's `refunded` amount is taken off the value; `gross`: it is not. */
-  refunds?: 'net' | 'gross';
+  /** `net` and `adjust` (default net): the mapping's `refunded` amount is taken off the value; `gross`: it is not. */
+  refunds?: 'net' | 'gross' | 'adjust';
 }
 
 /** 2000-01-01T00:00:00Z. */
@@ -98,7 +98,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
     );
   }
   const configuredZone = fileZone ?? fieldZone ?? defaultZone ?? canonicalZone(options.timezone ?? '');
-  const netRefunds = (options.refunds ?? 'net') === 'net';
+  const netRefunds = options.refunds !== 'gross';
   let validRows = 0;
   let zeroRows = 0;
   let contradictions = 0;

@@ -34,6 +34,13 @@ export interface Summary {
   alreadySent: number;
   /** Rows whose conversionId was delivered before with other content: skipped unless --resend. */
   changed: number;
+  /**
+   * Per currency, how far the changed rows' values moved from what was delivered (a refund after
+   * delivery: negative). With `refunds: adjust` these are the adjustments sent.
+   */
+  changedDifference: Record<string, number>;
+  /** Adjustment records sent (`refunds: adjust`): a delivered order's later change in value, once. */
+  adjusted: number;
   /** Outstanding records of earlier runs (failed, or pending after a crash) resent first. */
   retried: number;
   /** Records not delivered after retries or the retry budget: kept in the ledger for the next run. */
@@ -122,6 +129,8 @@ export function emptySummary(check: boolean): Summary {
     duplicates: 0,
     alreadySent: 0,
     changed: 0,
+    changedDifference: {},
+    adjusted: 0,
     retried: 0,
     failed: 0,
     pending: 0,

@@ -108,6 +108,68 @@ describe('the ledger across runs', () => {
   });
 });
 
+describe('refunds after delivery', () => {
+  const lowered = (by: Record<number, number>) => (id: number) =>
+    by[id] === undefined ? defaultValue(id) : (Number(defaultValue(id)) - by[id]).toFixed(2);
+
+  it('reports the difference, and with --refunds adjust sends it once as an adjustment record', async () => {
+    const r = await start();
+    expect((await push(writeExport(work, 'a.csv', { to: 30 }))).code).toBe(0);
+    const original = expectedRecord(17);
+
+    // Tomorrow's export: order 17 was refunded 5.00.
+    const refunded = writeExport(work, 'b.csv', { to: 30, valueFor: lowered({ 17: 5 }) });
+    const reported = await push(refunded);
+    expect(reported.code).toBe(1);
+    const s = JSON.parse(reported.stdout);
+    expect([s.sent, s.changed, s.adjusted, s.changedDifference]).toEqual([0, 1, 0, { EUR: -5 }]);
+    const [example] = s.errors.find(
+      (g: { reason: string }) => g.reason === 'changed since delivered',
+    ).examples;
+    const newValue = Number((original.conversionValue - 5).toFixed(2));
+    expect(example.message).toContain(`delivered at EUR ${original.conversionValue}, now ${newValue} (-5)`);
+    expect(example.message).toContain('--refunds adjust');
+
+    const adjusted = await push(refunded, '--refunds', 'adjust');
+    expect(adjusted.code).toBe(0);
+    const a = JSON.parse(adjusted.stdout);
+    expect([a.sent, a.changed, a.adjusted, a.alreadySent, a.changedDifference]).toEqual([
+      1,
+      0,
+      1,
+      29,
+      { EUR: -5 },
+    ]);
+    expect(r.accepted.slice(30).map((x) => x.record)).toEqual([
+      { ...original, conversionValue: -5, conversionId: `17~adjust~${newValue}` },
+    ]);
+    expect(a.totals).toEqual({ EUR: -5 });
+
+    // The same export again: the order stands at its new value, nothing is sent.
+    const again = JSON.parse((await push(refunded, '--refunds', 'adjust')).stdout);
+    expect([again.sent, again.changed, again.adjusted, again.alreadySent]).toEqual([0, 0, 0, 30]);
+
+    // A further refund of 3.00 gets its own adjustment: the difference from what was last adjusted.
+    const further = writeExport(work, 'c.csv', { to: 30, valueFor: lowered({ 17: 8 }) });
+    const f = JSON.parse((await push(further, '--refunds', 'adjust')).stdout);
+    expect([f.sent, f.adjusted, f.changedDifference]).toEqual([1, 1, { EUR: -3 }]);
+    const newer = Number((original.conversionValue - 8).toFixed(2));
+    expect(r.accepted.slice(31).map((x) => x.record)).toEqual([
+      { ...original, conversionValue: -3, conversionId: `17~adjust~${newer}` },
+    ]);
+    // Every order once, plus the two adjustments: the CRM's sum is what the business kept.
+    const sum = r.accepted.reduce(
+      (total, x) => total + Math.round(Number(x.record.conversionValue) * 100),
+      0,
+    );
+    const kept = range(1, 30).reduce(
+      (total, id) => total + Math.round(Number(lowered({ 17: 8 })(id)) * 100),
+      0,
+    );
+    expect(sum).toBe(kept);
+  });
+});
+
 describe('seeded faults: every record exactly once', () => {
   const faultFlags = ['--batch-size', '50', '--concurrency', '4', '--retries', '8', '--max-retry-time', '60'];
 

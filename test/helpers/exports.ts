@@ -111,6 +111,8 @@ export const summaryKeys = [
   'duplicates',
   'alreadySent',
   'changed',
+  'changedDifference',
+  'adjusted',
   'retried',
   'failed',
   'pending',

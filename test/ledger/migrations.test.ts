@@ -26,17 +26,17 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds schema 1 on an empty database, once', () => {
+  it('builds the newest schema (2) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(1);
-    expect(ledgerMigrations).toHaveLength(1);
+    expect(version(db)).toBe(2);
+    expect(ledgerMigrations).toHaveLength(2);
     expect(tables(db)).toEqual(['inflight', 'meta', 'records', 'runs', 'staged', 'targets']);
     db.close();
   });
 
-  it('upgrades a version 1 file in place when a later migration is appended', () => {
+  it('upgrades a file in place when a later migration is appended', () => {
     const path = join(dir, 'ledger.db');
     const ledger = openLedger(path);
     const target = ledger.target(targetOf('https://crm.example', 'k'));
@@ -48,7 +48,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(2);
+    expect(version(db)).toBe(3);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -65,7 +65,7 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(1);
+    expect(version(db)).toBe(2);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
@@ -74,8 +74,57 @@ describe('migrate', () => {
     const db = retain(new Database(':memory:'));
     db.exec('PRAGMA user_version = 7');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (1)');
+    expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (2)');
     expect(tables(db)).toEqual([]);
     db.close();
+  });
+
+  it('takes a schema 1 ledger to 2: delivered keys keep their state, without an amount; new ones get one', () => {
+    const path = join(dir, 'v1.db');
+    const v1 = retain(new Database(path));
+    migrate(v1, ledgerMigrations.slice(0, 1));
+    v1.close();
+    const early = openLedger(path);
+    const target = early.target(targetOf('https://crm.example', 'k'));
+    early.close();
+    // Written as revimport 0.1 would have: a delivered record with no amount column.
+    const raw = retain(new Database(path));
+    expect(version(raw)).toBe(2);
+    keep(raw)
+      .prepare(
+        "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",
+      )
+      .run(target);
+    raw.close();
+
+    const ledger = openLedger(path);
+    const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
+    ledger.markPending(target, run, [
+      {
+        key: 'id:new',
+        contentHash: 'h-new',
+        payload: '{"conversionCurrency":"USD","conversionValue":232.81}',
+        idempotencyKey: 'b1',
+      },
+    ]);
+    ledger.markDelivered(target, ['id:new'], 'b1');
+    const before = ledger.lookup(target, ['id:old', 'id:new']);
+    expect(before.get('id:old')).toEqual({ state: 'delivered', contentHash: 'h-old' });
+    expect(before.get('id:new')).toEqual({
+      state: 'delivered',
+      contentHash: 'h-new',
+      amount: { currency: 'USD', value: 232.81 },
+    });
+    // Staged, then merged: the amount survives both, and a reprice moves the order to its new value.
+    expect(ledger.reprice(target, 'id:new', 'h-net', { currency: 'USD', value: 218.81 })).toBe(1);
+    ledger.merge();
+    expect(ledger.lookup(target, ['id:new']).get('id:new')).toEqual({
+      state: 'delivered',
+      contentHash: 'h-net',
+      amount: { currency: 'USD', value: 218.81 },
+    });
+    expect(ledger.reprice(target, 'id:new', 'h-net2', { currency: 'USD', value: 200 })).toBe(1);
+    expect(ledger.lookup(target, ['id:new']).get('id:new')?.amount).toEqual({ currency: 'USD', value: 200 });
+    ledger.close();
   });
 });
