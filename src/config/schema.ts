@@ -115,7 +115,7 @@ export const keepRuleSchema = z
   });
 export type KeepRule = z.infer<typeof keepRuleSchema>;
 
-/** An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal and unit unless given. */
+/** An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal, unit and scale unless given. */
 export const deductionSchema = z.union([
   z.string().min(1),
   z
@@ -124,6 +124,7 @@ export const deductionSchema = z.union([
       path: z.string().min(1).optional(),
       decimal: z.enum(['.', ',']).optional(),
       unit: z.enum(['major', 'minor']).optional(),
+      scale: z.number().positive().finite().optional(),
     })
     .strict()
     .refine((spec) => (spec.column === undefined) !== (spec.path === undefined), {

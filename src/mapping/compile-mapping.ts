@@ -3,6 +3,7 @@
 import { ConfigError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { type RecordField, recordFields } from '../record/fields.js';
+import { maskEmail } from '../report/rejection.js';
 import { normalizeColumnName } from './column-name.js';
 import { columnsOf, type MergedField, type MergedMapping, pathsOf } from './merge-mapping.js';
 
@@ -40,6 +41,8 @@ export interface BoundDeduction {
   get: ValueGetter;
   decimal: '.' | ',' | undefined;
   unit: 'major' | 'minor' | undefined;
+  /** The value's multiplier (micros), unless the deduction gives its own. */
+  scale: number | undefined;
 }
 
 export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMapping {
@@ -78,8 +81,8 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMap
     foldIndex,
     fileZone: parameterValue(source.parameters, 'timezone'),
     skipReason: bindRowRules(merged, source, index),
-    refunded: bindDeduction(merged.refunded, merged, source, index),
-    unpaid: bindDeduction(merged.unpaid, merged, source, index),
+    refunded: bindDeduction('refunded', merged, source, index),
+    unpaid: bindDeduction('unpaid', merged, source, index),
     sumKey: bindSumKey(merged, source, index),
   };
 }
@@ -90,9 +93,14 @@ function bindSumKey(
   index: Map<string, number>,
 ): BoundMapping['sumKey'] {
   if (merged.sumBy === undefined) return undefined;
-  const getters = merged.sumBy
-    .map((name) => ruleGetter({ column: name, path: name }, source, index))
-    .filter((g) => g !== undefined);
+  const found = merged.sumBy.map((name) => ruleGetter({ column: name, path: name }, source, index));
+  const getters = found.filter((g) => g !== undefined);
+  // Every key column the user named must be there: a missing Reference Txn ID would leave each refund
+  // apart from its payment.
+  const missing = merged.sumBy.filter((_, i) => found[i] === undefined);
+  if (merged.ruleOrigin.sumBy === 'user' && missing.length > 0 && source.format === 'csv') {
+    missingRuleColumn('mapping.sumBy', { column: missing[0] }, source);
+  }
   if (getters.length === 0) {
     throw new ConfigError(
       `mapping.sumBy: ${merged.sumBy.map((c) => `"${c}"`).join(' or ')} is not in ${source.file}`,
@@ -146,9 +154,15 @@ function bindRowRules(
 ): BoundMapping['skipReason'] {
   const tests: Array<(row: SourceRow) => string | undefined> = [];
   const reason = (name: string, text: string) => `${name}: ${text === '' ? '(empty)' : text}`;
+  // Reasons are summary keys: a keep rule on an open-ended column (ids, e-mails) must not make one per
+  // row, nor print an address. Past this many values a rule's reasons share one key.
+  const maxReasons = 20;
   for (const rule of merged.skip) {
     const getter = ruleGetter(rule, source, index);
-    if (!getter) continue;
+    if (!getter) {
+      if (merged.ruleOrigin.skip === 'user') missingRuleColumn('mapping.skip', rule, source);
+      continue;
+    }
     const values = new Set(rule.in.map((v) => v.trim().toLowerCase()));
     tests.push((row) => {
       const text = cellText(getter.get(row));
@@ -157,13 +171,23 @@ function bindRowRules(
   }
   for (const rule of merged.keep) {
     const getter = ruleGetter(rule, source, index);
-    if (!getter) continue;
+    if (!getter) {
+      if (merged.ruleOrigin.keep === 'user') missingRuleColumn('mapping.keep', rule, source);
+      continue;
+    }
     const values = rule.in ? new Set(rule.in.map((v) => v.trim().toLowerCase())) : undefined;
     const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches, 'iu');
+    const seen = new Set<string>();
     tests.push((row) => {
       const text = cellText(getter.get(row));
-      const kept = values ? values.has(text.toLowerCase()) : pattern!.test(text);
-      return kept ? undefined : reason(getter.name, text);
+      if (values ? values.has(text.toLowerCase()) : pattern!.test(text)) return undefined;
+      if (text === '') return reason(getter.name, text);
+      if (pattern) return `${getter.name}: not matching ${rule.matches}`;
+      if (!seen.has(text)) {
+        if (seen.size >= maxReasons) return `${getter.name}: other values`;
+        seen.add(text);
+      }
+      return reason(getter.name, text.includes('@') ? maskEmail(text) : text);
     });
   }
   if (tests.length === 0) return undefined;
@@ -176,22 +200,45 @@ function bindRowRules(
   };
 }
 
+/**
+ * A rule's column (CSV) that the user named but the file lacks: a config error, since the rule would
+ * silently not apply (every row kept, no refund taken off). JSON lines have no header to check against.
+ */
+function missingRuleColumn(
+  key: string,
+  rule: { column?: string | undefined; path?: string | undefined },
+  source: SourceInfo,
+): void {
+  if (source.format !== 'csv') return;
+  throw new ConfigError(
+    `${key}: column "${rule.column ?? rule.path}" is not in the header of ${source.file}`,
+    {
+      hint: `the header has: ${(source.header ?? []).map((h) => `"${h}"`).join(', ')}`,
+    },
+  );
+}
+
 function bindDeduction(
-  deduction: MergedMapping['refunded'],
+  which: 'refunded' | 'unpaid',
   merged: MergedMapping,
   source: SourceInfo,
   index: Map<string, number>,
 ): BoundDeduction | undefined {
+  const deduction = merged[which];
   if (deduction === undefined) return undefined;
   const spec = typeof deduction === 'string' ? { column: deduction, path: deduction } : deduction;
   const getter = ruleGetter(spec, source, index);
-  if (!getter) return undefined;
+  if (!getter) {
+    if (merged.ruleOrigin[which] === 'user') missingRuleColumn(`mapping.${which}`, spec, source);
+    return undefined;
+  }
   const value = merged.fields.conversionValue?.spec;
   return {
     column: getter.name,
     get: getter.get,
     decimal: (typeof deduction === 'string' ? undefined : deduction.decimal) ?? value?.decimal,
     unit: (typeof deduction === 'string' ? undefined : deduction.unit) ?? value?.unit,
+    scale: (typeof deduction === 'string' ? undefined : deduction.scale) ?? value?.scale,
   };
 }
 

@@ -27,6 +27,8 @@ export interface MergedMapping {
   /** The user's skip rules replace the preset's. */
   skip: SkipRule[];
   sumBy: string[] | undefined;
+  /** Who wrote each rule: a column the user named must exist in the file; a preset's may be absent. */
+  ruleOrigin: Record<'skip' | 'keep' | 'refunded' | 'unpaid' | 'sumBy', FieldOrigin>;
   /** The user's keep rules replace the preset's. */
   keep: KeepRule[];
   refunded: Deduction | undefined;
@@ -57,6 +59,13 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     skip: user?.skip ?? preset?.mapping.skip ?? [],
     keep: user?.keep ?? preset?.mapping.keep ?? [],
     sumBy: listOf(user?.sumBy ?? preset?.mapping.sumBy),
+    ruleOrigin: {
+      skip: user?.skip ? 'user' : 'preset',
+      keep: user?.keep ? 'user' : 'preset',
+      refunded: user?.refunded ? 'user' : 'preset',
+      unpaid: user?.unpaid ? 'user' : 'preset',
+      sumBy: user?.sumBy ? 'user' : 'preset',
+    },
     refunded: user?.refunded ?? preset?.mapping.refunded,
     unpaid: user?.unpaid ?? preset?.mapping.unpaid,
     zoneAbbreviations: user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations,

@@ -3,6 +3,7 @@
 import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
+import { contentHash } from '../ledger/record-key.js';
 import { normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping } from '../mapping/compile-mapping.js';
 import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
@@ -10,7 +11,13 @@ import { detectJsonPreset, detectPreset, findPreset, presets } from '../mapping/
 import type { Preset } from '../mapping/presets/types.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { fromMinorUnits, toMinorUnits } from '../record/money.js';
-import { type Candidate, createValidator, type ValidateOptions, type Validator } from '../record/validate.js';
+import {
+  type Candidate,
+  carryDeductions,
+  createValidator,
+  type ValidateOptions,
+  type Validator,
+} from '../record/validate.js';
 import type { Issue, Rejection } from '../report/rejection.js';
 import { SeenIds } from './seen-ids.js';
 
@@ -36,15 +43,17 @@ interface FileState {
   bound: BoundMapping;
   validator: Validator;
   lastFoldKey: string | undefined;
-  /** mapping.sumBy: the rows of each key so far, in order of first appearance. */
-  groups: Map<string, SumGroup> | undefined;
 }
 
 interface SumGroup {
+  bound: BoundMapping;
   members: Array<{ record: ConversionRecord; row: SourceRow }>;
   /** The first row of the key that was invalid: then none of the key's rows is sent. */
   invalidLine: number | undefined;
   firstRow: SourceRow;
+  /** conversionIds (when not the key itself) and contents of the members: a repeated row is a duplicate. */
+  ids: Set<string>;
+  hashes: Set<string>;
 }
 
 export function resolvePreset(mapping: WrittenMapping | undefined): Preset | undefined {
@@ -119,6 +128,8 @@ export type RowOutcome = CheckedRow | 'folded' | SkippedRow;
  */
 export function createRowChecker(options: CheckOptions): RowChecker {
   const files = new Map<SourceInfo, FileState>();
+  /** mapping.sumBy: each key's rows in the whole run, in order of first appearance (across files). */
+  const groups = new Map<string, SumGroup>();
   const seen = new SeenIds();
   const configuredPreset = resolvePreset(options.mapping);
   const detect = needsDetection(options.mapping);
@@ -148,16 +159,19 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     const validator = createValidator(bound, {
       ...options,
       zoneAbbreviations: merged.zoneAbbreviations,
-      ...(bound.sumKey ? { allowNegative: true } : {}),
+      ...(bound.sumKey ? { allowNegative: true, summing: true } : {}),
     });
-    if (merged.refunded !== undefined && bound.refunded === undefined && row.kind === 'csv') {
-      // A named refunds column the file lacks would send refunded money silently: say so once.
+    for (const which of ['refunded', 'unpaid'] as const) {
+      const deduction = merged[which];
+      if (deduction === undefined || bound[which] !== undefined || row.kind !== 'csv') continue;
+      // A preset's refunds (or outstanding) column the file lacks: values go out as written; say so once.
+      const column = typeof deduction === 'string' ? deduction : (deduction.column ?? deduction.path);
       options.onWarning?.(
-        `${row.source.file}: no column "${typeof merged.refunded === 'string' ? merged.refunded : (merged.refunded.column ?? merged.refunded.path)}" ` +
-          'for refunded amounts: values are sent without taking refunds off',
+        `${row.source.file}: no column "${column}" for ${which === 'refunded' ? 'refunded' : 'uncaptured'} amounts: ` +
+          `values are sent without taking them off`,
       );
     }
-    state = { bound, validator, lastFoldKey: undefined, groups: bound.sumKey ? new Map() : undefined };
+    state = { bound, validator, lastFoldKey: undefined };
     files.set(row.source, state);
     return state;
   };
@@ -187,71 +201,101 @@ export function createRowChecker(options: CheckOptions): RowChecker {
           { column: '(transform)', value: '', reason: 'transform failed', message: result.error },
         ]);
       }
-      candidate = result.candidate;
+      candidate = carryDeductions(candidate, result.candidate);
     }
     const checked = validator.check(candidate);
-    const sumKey = state.groups ? bound.sumKey?.(row) : undefined;
-    if (sumKey !== undefined && (checked.ok || 'issues' in checked)) {
-      let group = state.groups!.get(sumKey);
-      if (!group) {
-        group = { members: [], invalidLine: undefined, firstRow: row };
-        state.groups!.set(sumKey, group);
-      }
-      if (checked.ok) {
+    if (bound.sumKey) {
+      const sumKey = bound.sumKey(row);
+      if (sumKey !== undefined && (checked.ok || 'issues' in checked)) {
+        let group = groups.get(sumKey);
+        if (!group) {
+          group = {
+            bound,
+            members: [],
+            invalidLine: undefined,
+            firstRow: row,
+            ids: new Set(),
+            hashes: new Set(),
+          };
+          groups.set(sumKey, group);
+        }
+        if (!checked.ok) {
+          group.invalidLine ??= row.line;
+          return invalid(row, checked.issues);
+        }
+        const repeated = repeatedMember(group, sumKey, checked.record);
+        if (repeated !== undefined)
+          return duplicateOf(row, bound, repeated, 'on an earlier row summed with it');
         group.members.push({ record: checked.record, row });
         return 'folded';
       }
-      group.invalidLine ??= row.line;
+      // A row without a key is a conversion of its own: the run's allowNegative applies to it again.
+      if (checked.ok && checked.record.conversionValue < 0 && !options.allowNegative) {
+        return invalid(row, [
+          {
+            column: bound.fields.conversionValue.column,
+            value: String(checked.record.conversionValue),
+            reason: 'negative value',
+            message: `negative value ${checked.record.conversionValue} with no sumBy key to sum it with: refunds are not imported unless allowNegative is set`,
+          },
+        ]);
+      }
     }
     if (!checked.ok)
       return 'skipped' in checked ? { skipped: checked.skipped, row } : invalid(row, checked.issues);
     return accept(checked.record, row, bound);
   };
 
+  /** A member repeating an earlier one of its key: the same conversionId (when that is not the key), or the same content. */
+  const repeatedMember = (group: SumGroup, key: string, record: ConversionRecord): string | undefined => {
+    const id = record.conversionId;
+    if (id !== undefined && id !== key) {
+      if (group.ids.has(id)) return id;
+      group.ids.add(id);
+      return undefined;
+    }
+    const hash = contentHash(record);
+    if (group.hashes.has(hash)) return id ?? key;
+    group.hashes.add(hash);
+    return undefined;
+  };
+
+  const duplicateOf = (row: SourceRow, bound: BoundMapping, id: string, where: string) => ({
+    ...invalid(row, [
+      {
+        column: bound.fields.conversionId.column,
+        value: id,
+        reason: 'duplicate',
+        message: `conversionId "${id}" is already ${where}`,
+      },
+    ]),
+    duplicate: true,
+  });
+
   /** A record ready to send, unless its conversionId was on an earlier valid row of the run. */
   const accept = (record: ConversionRecord, row: SourceRow, bound: BoundMapping): CheckedRow => {
     const id = record.conversionId;
-    if (id !== undefined && !seen.add(id)) {
-      return {
-        ...invalid(row, [
-          {
-            column: bound.fields.conversionId.column,
-            value: id,
-            reason: 'duplicate',
-            message: `conversionId "${id}" is already on an earlier valid row of this run`,
-          },
-        ]),
-        duplicate: true,
-      };
-    }
+    if (id !== undefined && !seen.add(id))
+      return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
     return { ok: true, record, row, idColumn: bound.fields.conversionId.column };
   };
 
-  /** The summed conversions of the files read so far (mapping.sumBy), one outcome per key; then forgotten. */
+  /** The summed conversions of the run so far (mapping.sumBy), one outcome per key; then forgotten. */
   const flush = (): Array<CheckedRow | SkippedRow> => {
     const out: Array<CheckedRow | SkippedRow> = [];
-    for (const state of files.values()) {
-      if (!state.groups) continue;
-      for (const [key, group] of state.groups) {
-        // A key whose rows all failed: they were reported one by one already.
-        if (group.members.length > 0) out.push(sumGroup(key, group, state.bound));
-      }
-      state.groups.clear();
+    for (const [key, group] of groups) {
+      // A key whose rows all failed: they were reported one by one already.
+      if (group.members.length > 0) out.push(sumGroup(key, group, group.bound));
     }
+    groups.clear();
     return out;
   };
 
   const sumGroup = (key: string, group: SumGroup, bound: BoundMapping): CheckedRow | SkippedRow => {
-    const where = bound.sumKey === undefined ? '' : `"${key}"`;
+    const where = `"${key}"`;
     if (group.invalidLine !== undefined) {
-      return invalid(group.firstRow, [
-        {
-          column: '(sumBy)',
-          value: key,
-          reason: 'summed row invalid',
-          message: `the rows of ${where} are one conversion and line ${group.invalidLine} of them is invalid: none is sent`,
-        },
-      ]);
+      // The invalid row is reported (and counted) itself; the others are held back, not sent short.
+      return { skipped: 'summed with an invalid row', row: group.firstRow };
     }
     const currencies = new Set(group.members.map((m) => m.record.conversionCurrency));
     if (currencies.size > 1) {

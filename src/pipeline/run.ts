@@ -217,7 +217,7 @@ export async function runPipeline(
           const wait = deps.rejects.write({
             file: result.row.source.file,
             line: result.row.line,
-            stage: 'skipped',
+            stage: 'not revenue',
             row: result.row,
             issues: [
               { column: '(row)', value: '', reason: result.skipped, message: `skipped: ${result.skipped}` },
@@ -270,8 +270,6 @@ export async function runPipeline(
         if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
         if (deps.signal?.aborted) break;
       }
-      // Conversions summed over the file (mapping.sumBy) are complete only now.
-      if (!deps.signal?.aborted) for (const result of check.flush()) await take(result);
       hooks.onRowRead?.(summary.rowsRead);
       for (const warning of check.drainWarnings()) {
         summary.warnings.push(warning);
@@ -279,6 +277,10 @@ export async function runPipeline(
       }
       hooks.onFileDone?.(file, summary.rowsRead - before);
     }
+    // Conversions summed over the run (mapping.sumBy: a refund may come in a later file than its
+    // charge) are complete only now. After a stop they are neither sent nor pending: the next run
+    // reads the files again and sums them again.
+    if (!deps.signal?.aborted) for (const result of check.flush()) await take(result);
     if (deliverer && deps.signal?.aborted) await (stopping ?? deliverer.abort(ABORT_GRACE_MS));
     // After a stop the valid rows read but not yet looked up are recorded pending too (the deliverer
     // abandons them), so the summary accounts for every valid row and `revimport retry` sends them.

@@ -137,6 +137,13 @@ export function createDatetimeParser(
     let abbreviation = rowAbbreviation;
     if (typeof raw === 'number') {
       if (!Number.isFinite(raw)) return failure('invalid datetime', `${quote(raw)} is not a datetime.`);
+      // A 19-digit nanosecond epoch has lost its last digits in JSON.parse: it could round up a millisecond.
+      if (Math.abs(raw) > Number.MAX_SAFE_INTEGER) {
+        return failure(
+          'invalid datetime',
+          `${quote(raw)} is a JSON number too large to be exact: write the timestamp as a string.`,
+        );
+      }
       matched =
         acceptsEpochNumber &&
         (formats.includes('epoch')
@@ -255,13 +262,44 @@ function offsetText(minutes: number): string {
   return `UTC${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
 }
 
+/** English locales whose short zone names are the abbreviations exports write (EST, BST, IST, AEST...). */
+const abbreviationLocales = ['en-US', 'en-GB', 'en-IE', 'en-IN', 'en-AU', 'en-NZ', 'en-CA', 'en-ZA'];
+const shortNameFormats = new Map<string, Intl.DateTimeFormat[]>();
+/** `zone|hour` -> the zone's short names in those locales at that hour; bounded, refilled on demand. */
+const shortNames = new Map<string, Set<string>>();
+
+/** True when `zone` itself calls the instant `abbreviation` in one of the English locales. */
+function writesAbbreviation(zone: string, utcMs: number, abbreviation: string): boolean {
+  const key = `${zone}|${Math.floor(utcMs / 3_600_000)}`;
+  let names = shortNames.get(key);
+  if (names === undefined) {
+    let formats = shortNameFormats.get(zone);
+    if (formats === undefined) {
+      formats = abbreviationLocales.map(
+        (locale) => new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }),
+      );
+      shortNameFormats.set(zone, formats);
+    }
+    names = new Set();
+    for (const format of formats) {
+      const part = format.formatToParts(utcMs).find((p) => p.type === 'timeZoneName');
+      if (part) names.add(part.value.toUpperCase());
+    }
+    if (shortNames.size >= 10_000) shortNames.clear();
+    shortNames.set(key, names);
+  }
+  return names.has(abbreviation);
+}
+
 type AbbreviationResult =
   | { ok: true; utcMs: number; zone: string; offsetMinutes: number; contradicts: boolean }
   | { ok: false; message: string };
 
 /**
  * A local time written with a zone abbreviation. The abbreviation is an offset; its meaning is the one
- * `zone` (the configured zone) has at that instant, and then the record's zone is `zone`. Otherwise an
+ * `zone` (the configured zone) has at that instant (for an ambiguous abbreviation, only a meaning of the
+ * zone's own: its usual zone, or a zone that writes the abbreviation), and then the record's zone is
+ * `zone`. Otherwise an
  * unambiguous abbreviation gives its usual zone (`contradicts` when a zone was configured), and an
  * ambiguous one its documented default only when `allowDefault`, else no answer: the row is invalid.
  */
@@ -273,11 +311,17 @@ export function resolveAbbreviation(
 ): AbbreviationResult {
   const { meanings } = abbreviation;
   if (zone !== undefined) {
+    const ambiguous = meanings.length > 1;
     for (const meaning of meanings) {
       const utcMs = localMs - meaning.offsetMinutes * 60_000;
-      if (offsetAt(zone, utcMs) === meaning.offsetMinutes) {
-        return { ok: true, utcMs, zone, offsetMinutes: meaning.offsetMinutes, contradicts: false };
+      if (offsetAt(zone, utcMs) !== meaning.offsetMinutes) continue;
+      // An equal offset alone does not make an ambiguous abbreviation the zone's: New York in winter is
+      // -05:00 like Cuba's CST, but CST there means Central time. The zone must be the meaning's own, or
+      // write this abbreviation itself (Toronto writes EST, Winnipeg CST, Vancouver PST).
+      if (ambiguous && meaning.zone !== zone && !writesAbbreviation(zone, utcMs, abbreviation.abbreviation)) {
+        continue;
       }
+      return { ok: true, utcMs, zone, offsetMinutes: meaning.offsetMinutes, contradicts: false };
     }
   }
   const chosen = meanings.length === 1 || (allowDefault && abbreviation.hasDefault) ? meanings[0] : undefined;

@@ -24,6 +24,8 @@ export interface ValidateOptions {
   zoneAbbreviations?: 'strict' | 'default';
   /** `net` and `adjust` (default net): the mapping's `refunded` amount is taken off the value; `gross`: it is not. */
   refunds?: 'net' | 'gross' | 'adjust';
+  /** The row is one of several summed into a conversion (mapping.sumBy): nothing left is no reason to skip it. */
+  summing?: boolean;
 }
 
 /** 2000-01-01T00:00:00Z. */
@@ -53,6 +55,17 @@ export interface Validator {
 
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
+
+/**
+ * After the JS transform: the refunded and unpaid amounts still come off a value the transform left as
+ * it was (a new object too); a value the transform changed is the transform's own, taken as final.
+ */
+export function carryDeductions(before: Candidate, after: Candidate): Candidate {
+  const cells = before[deductionCells];
+  if (cells !== undefined && after.conversionValue === before.conversionValue) after[deductionCells] = cells;
+  else delete after[deductionCells];
+  return after;
+}
 
 export function createValidator(bound: BoundMapping, options: ValidateOptions): Validator {
   const f = bound.fields;
@@ -351,7 +364,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         // (an order of 0.00 too) is no revenue. Exact in minor units: 232.81 - 14.00 is 218.81.
         const left =
           toMinorUnits(value, currency) - toMinorUnits(deducted.refunded + deducted.unpaid, currency);
-        if (left <= 0) {
+        if (left <= 0 && !options.summing) {
           return { ok: false, skipped: deducted.refunded > 0 ? 'refunded in full' : 'nothing captured' };
         }
         value = fromMinorUnits(left, currency);
@@ -405,7 +418,7 @@ function amountOf(deduction: BoundDeduction | undefined, raw: unknown, currency:
   }
   const amount = parseAmount(raw, { decimal: deduction.decimal });
   if (!amount.ok) return { value: raw, reason: amount.reason, message: amount.message };
-  const value = Math.abs(amount.value);
+  const value = Math.abs(amount.value) * (deduction.scale ?? 1);
   return deduction.unit === 'minor' ? fromMinorUnits(value, currency) : value;
 }
 

@@ -16,8 +16,12 @@ export interface Issue {
 export interface Rejection {
   file: string;
   line: number;
-  /** `invalid`: failed local checks; `rejected`: refused by the server; `failed`: not delivered after retries; `skipped`: changed since delivered. */
-  stage: 'invalid' | 'rejected' | 'failed' | 'skipped';
+  /**
+   * `invalid`: failed local checks; `rejected`: refused by the server; `failed`: not delivered after
+   * retries; `skipped`: changed since delivered; `not revenue`: left out by the mapping's policy (not
+   * paid, refunded in full, not a purchase), written only with --rejects-skipped.
+   */
+  stage: 'invalid' | 'rejected' | 'failed' | 'skipped' | 'not revenue';
   issues: Issue[];
   /** The record as JSON when there is no source row (a record resent from the ledger). */
   raw?: string;

@@ -83,7 +83,7 @@ describe('earned revenue', () => {
     expect(summary.totals.USD).toBeGreaterThan(0);
   });
 
-  it('keeps rows by a pattern, and a rule on a column the file lacks does not apply', async () => {
+  it('keeps rows by a pattern, with one reason for every value the pattern refuses', async () => {
     const file = csv(
       [
         'id,email,time,total,currency',
@@ -95,14 +95,13 @@ describe('earned revenue', () => {
     const summary = await run(file, {
       mappingInput: {
         ...mapping,
-        keep: [
-          { column: 'id', matches: '^(ch|py)_' },
-          { column: 'status', in: ['paid'] },
-        ],
+        keep: [{ column: 'id', matches: '^(ch|py)_' }],
+        refunded: undefined,
+        unpaid: undefined,
       },
     });
     expect([summary.valid, summary.skipped]).toEqual([1, 2]);
-    expect(summary.skippedReasons).toEqual({ 'id: pi_2': 1, 'id: (empty)': 1 });
+    expect(summary.skippedReasons).toEqual({ 'id: not matching ^(ch|py)_': 1, 'id: (empty)': 1 });
   });
 
   it('reads minor-unit deductions like the value', async () => {
@@ -116,6 +115,7 @@ describe('earned revenue', () => {
         ...mapping,
         fields: { ...mapping.fields, conversionValue: { column: 'total', unit: 'minor' } },
         keep: [],
+        unpaid: undefined,
       },
     });
     expect(summary.totals).toEqual({ EUR: 20 });
@@ -142,13 +142,38 @@ describe('earned revenue', () => {
     expect(summary.skippedReasons).toEqual({ 'nothing captured': 1 });
   });
 
-  it('warns when a named refunds column is not in the file', async () => {
+  it.each([
+    ['keep', { keep: [{ column: 'status', in: ['paid'] }] }, 'mapping.keep: column "status"'],
+    ['refunded', { keep: [], refunded: 'refunded' }, 'mapping.refunded: column "refunded"'],
+    [
+      'unpaid',
+      { keep: [], refunded: undefined, unpaid: 'outstanding' },
+      'mapping.unpaid: column "outstanding"',
+    ],
+  ])(
+    'refuses a %s column the user named but the file lacks (it would silently not apply)',
+    async (_, over, text) => {
+      const file = csv(
+        ['id,email,time,total,currency', '1,a@example.com,2024-07-01 10:00:00,10,EUR'].join('\n'),
+      );
+      await expect(run(file, { mappingInput: { ...mapping, ...over } as MappingInput })).rejects.toThrow(
+        text,
+      );
+    },
+  );
+
+  it("warns once when a preset's refunds or outstanding column is not in the file, and sends the value", async () => {
     const file = csv(
-      ['id,email,time,total,currency', '1,a@example.com,2024-07-01 10:00:00,10,EUR'].join('\n'),
+      [
+        'Name,Email,Financial Status,Paid at,Currency,Total,Created at,Refunded Amount',
+        '#1,a@example.com,paid,2024-07-01 10:00:00 +0000,USD,10.00,2024-07-01 09:59:00 +0000,0.00',
+      ].join('\n'),
     );
-    const summary = await run(file, { mappingInput: { ...mapping, keep: [] } });
-    expect(summary.warnings).toEqual([expect.stringContaining('no column "refunded" for refunded amounts')]);
-    expect(summary.totals).toEqual({ EUR: 10 });
+    const summary = await run(file, { mappingInput: { preset: 'shopify' } });
+    expect(summary.warnings).toEqual([
+      expect.stringContaining('no column "Outstanding Balance" for uncaptured amounts'),
+    ]);
+    expect(summary.totals).toEqual({ USD: 10 });
   });
 
   it('writes skipped rows to the rejects file only when asked', async () => {
@@ -210,11 +235,12 @@ describe('mapping.sumBy: several money rows for one order', () => {
     expect(summary.skippedReasons).toEqual({
       'refund without its original in the file': 1,
       'refunded in full': 1,
+      // #1005's refund is unreadable: its charge is held back, not sent short of the refund.
+      'summed with an invalid row': 1,
     });
-    expect(summary.errors.map((g) => [g.reason, g.count])).toEqual([
-      ['invalid number', 1],
-      ['summed row invalid', 1],
-    ]);
+    expect(summary.errors.map((g) => [g.reason, g.count])).toEqual([['invalid number', 1]]);
+    // One row per conversion, plus the invalid row itself.
+    expect(summary.rowsRead).toBe(summary.valid + summary.invalid + summary.skipped);
   });
 
   it('sends the summed record with the first capture as its date', async () => {
@@ -289,5 +315,87 @@ describe('mapping.sumBy: several money rows for one order', () => {
     );
     expect(summary.totals).toEqual({ USD: 130 });
     expect([summary.rowsRead, summary.valid]).toEqual([2, 2]);
+  });
+
+  const paypal: MappingInput = {
+    fields: {
+      conversionId: 'Transaction ID',
+      conversionEmail: 'From Email Address',
+      conversionDatetime: 'Date',
+      conversionValue: 'Gross',
+      conversionCurrency: 'Currency',
+    },
+    sumBy: ['Reference Txn ID', 'Transaction ID'],
+  };
+  const header = 'Date,Gross,Currency,From Email Address,Transaction ID,Reference Txn ID,Outstanding';
+  const summed = (files: string[], over: Partial<Settings> & { mappingInput?: MappingInput } = {}) =>
+    runPipeline(
+      testSettings({ mappingInput: paypal, timezone: 'UTC', ...over }),
+      { files, check: true, resend: false },
+      { userAgent: 't', now: () => 0 },
+    );
+
+  it('reports a repeated row of a key as a duplicate instead of adding it twice', async () => {
+    const row = '2024-01-30 10:00:00,120.00,USD,a@example.com,TX-1,,';
+    const summary = await summed([csv([header, row, row].join('\n'))]);
+    expect(summary.totals).toEqual({ USD: 120 });
+    expect([summary.valid, summary.invalid, summary.duplicates]).toEqual([1, 1, 1]);
+    // Where the id is the key itself (Shopify Payments: the order), the same content is the duplicate.
+    const byOrder = await summed(
+      [
+        csv(
+          [
+            'Date,Gross,Currency,Email,Order',
+            ...Array(2).fill('2024-01-30 10:00:00,50.00,USD,a@example.com,#1'),
+          ].join('\n'),
+        ),
+      ],
+      {
+        mappingInput: {
+          fields: {
+            conversionId: 'Order',
+            conversionEmail: 'Email',
+            conversionDatetime: 'Date',
+            conversionValue: 'Gross',
+            conversionCurrency: 'Currency',
+          },
+          sumBy: 'Order',
+        },
+      },
+    );
+    expect([byOrder.totals, byOrder.duplicates]).toEqual([{ USD: 50 }, 1]);
+  });
+
+  it("keeps the run's allowNegative for a row without a key", async () => {
+    const file = csv([header, '2024-01-30 10:00:00,-20.00,USD,a@example.com,,,'].join('\n'));
+    const summary = await summed([file], {
+      mappingInput: {
+        ...paypal,
+        fields: { ...paypal.fields, conversionId: 'Reference Txn ID' },
+        sumBy: 'Reference Txn ID',
+      },
+    });
+    expect([summary.valid, summary.invalid]).toEqual([0, 1]);
+    expect(summary.errors[0]).toMatchObject({ reason: 'negative value' });
+  });
+
+  it('nets a refund row whose own deductions leave nothing, instead of skipping it', async () => {
+    const file = csv(
+      [
+        header,
+        '2024-01-30 10:00:00,120.00,USD,a@example.com,TX-1,,0',
+        '2024-01-31 10:00:00,-20.00,USD,a@example.com,TX-2,TX-1,0',
+      ].join('\n'),
+    );
+    const summary = await summed([file], { mappingInput: { ...paypal, unpaid: 'Outstanding' } });
+    expect(summary.totals).toEqual({ USD: 100 });
+    expect(summary.skipped).toBe(0);
+  });
+
+  it('sums a key across the files of one run: a refund in a later export meets its payment', async () => {
+    const jan = csv([header, '2024-01-30 10:00:00,120.00,USD,a@example.com,TX-1,,'].join('\n'));
+    const feb = csv([header, '2024-02-02 10:00:00,-120.00,USD,a@example.com,TX-2,TX-1,'].join('\n'));
+    const summary = await summed([jan, feb]);
+    expect([summary.valid, summary.skippedReasons]).toEqual([0, { 'refunded in full': 1 }]);
   });
 });

@@ -28,9 +28,15 @@ describe('epoch by digit count', () => {
     [1719842531, '2024-07-01T14:02:11.000Z'],
     [1719842531123, '2024-07-01T14:02:11.123Z'],
     [1719842531123456, '2024-07-01T14:02:11.123Z'],
-    [1.719842531123456e18, '2024-07-01T14:02:11.123Z'],
   ])('JSON number %d -> %s', (raw, at) => {
     expect(view(parse(raw, undefined))).toEqual({ at });
+  });
+
+  it('refuses a JSON number beyond 2^53 (nanoseconds): its digits are no longer exact', () => {
+    const result = parse(JSON.parse('1719843731999999999') as number, undefined);
+    expect(result).toMatchObject({ ok: false, reason: 'invalid datetime' });
+    expect(!result.ok && result.message).toContain('write the timestamp as a string');
+    expect(view(parse('1719843731999999999', undefined))).toEqual({ at: '2024-07-01T14:22:11.999Z' });
   });
 
   it.each([
@@ -157,5 +163,29 @@ describe('zone abbreviations are offsets', () => {
     const result = parse('07/01/2024 14:02:11 XYZT', undefined);
     expect(result).toMatchObject({ ok: false, reason: 'unknown time zone' });
     expect(!result.ok && result.message).toContain('"XYZT"');
+  });
+});
+
+describe('an ambiguous abbreviation is decided by the zone that writes it, not by an equal offset', () => {
+  const parse = createDatetimeParser(['yyyy-MM-dd HH:mm:ss']);
+
+  it.each([
+    // New York is -05:00 in January like Cuba's CST, but CST there is Central time: not New York's own.
+    ['2024-01-15 10:00:00 CST', 'America/New_York'],
+    ['2024-07-15 10:00:00 CDT', 'America/New_York'],
+  ])('%s in %s is not read as Cuba time', (raw, zone) => {
+    expect(parse(raw, zone)).toMatchObject({ ok: false, reason: 'ambiguous time zone' });
+    const lenient = createDatetimeParser(['yyyy-MM-dd HH:mm:ss'], { abbreviations: 'default' });
+    // The documented default (US Central) then applies, with the contradiction flagged.
+    expect(view(lenient(raw, zone))).toMatchObject({ zone: 'America/Chicago', contradicts: true });
+  });
+
+  it.each([
+    ['2024-01-15 10:00:00 CST', 'America/Winnipeg', '2024-01-15T16:00:00.000Z'],
+    ['2024-01-15 10:00:00 EST', 'America/Toronto', '2024-01-15T15:00:00.000Z'],
+    ['2024-07-15 10:00:00 IST', 'Europe/Dublin', '2024-07-15T09:00:00.000Z'],
+    ['2024-07-15 10:00:00 IST', 'Asia/Kolkata', '2024-07-15T04:30:00.000Z'],
+  ])('%s in %s: the zone writes it, so it decides', (raw, zone, at) => {
+    expect(view(parse(raw, zone))).toMatchObject({ at, zone });
   });
 });

@@ -207,7 +207,11 @@ function withoutInvalid(writer: RejectsWriter): RejectsWriter {
     get count() {
       return writer.count;
     },
-    write: (rejection) => (rejection.stage === 'invalid' ? undefined : writer.write(rejection)),
+    // The check pass wrote the invalid and not-revenue rows already.
+    write: (rejection) =>
+      rejection.stage === 'invalid' || rejection.stage === 'not revenue'
+        ? undefined
+        : writer.write(rejection),
     close: () => writer.close(),
   };
 }
