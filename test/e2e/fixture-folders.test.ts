@@ -1,6 +1,7 @@
-// The instant fixtures (fixtures/instants, each mirroring a real export; README there), pushed for real
-// to the receiver: exactly the records of expected.json (written by fixtures/instants/expected.py with
-// Python's zoneinfo, not by revimport), exactly its invalid rows, and the warnings it counts.
+// The instant and earned-revenue fixtures (fixtures/instants, fixtures/earned; each mirrors a real export,
+// README there), pushed for real to the receiver: exactly the records of expected.json (written by each
+// group's expected.py with Python's csv and zoneinfo, not by revimport), exactly its invalid rows, the
+// rows skipped by reason, and the warnings it counts.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,17 +13,25 @@ interface Expected {
   invalid: { line: number; column: string; reason: string }[];
   /** How many warnings the run prints (offsets that contradict the configured zone: one per file). */
   warnings?: number;
+  skippedReasons?: Record<string, number>;
 }
 
 const dir = path.join(root, 'fixtures/instants');
-const inputsOf = (folder: string) =>
-  readdirSync(path.join(dir, folder))
+const inputsOf = (folder: string, base = dir) =>
+  readdirSync(path.join(base, folder))
     .filter((f) => !['expected.json', 'revimport.config.json', 'README.md'].includes(f))
     .sort()
-    .map((f) => path.join(dir, folder, f));
-const cases = readdirSync(dir, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && d.name !== 'shopify-abandoned')
-  .map((d) => ({ name: d.name, inputs: inputsOf(d.name) }));
+    .map((f) => path.join(base, folder, f));
+const cases = ['instants', 'earned'].flatMap((group) => {
+  const base = path.join(root, 'fixtures', group);
+  return readdirSync(base, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'shopify-abandoned')
+    .map((d) => ({
+      name: `${group}-${d.name}`,
+      folder: path.join(base, d.name),
+      inputs: inputsOf(d.name, base),
+    }));
+});
 
 const key = 'instants-test-key';
 let receiver: Receiver;
@@ -41,17 +50,17 @@ function issuesOf(summary: { errors: { reason: string; examples: { line: number;
     .sort((a, b) => a.line - b.line);
 }
 
-describe.each(cases)('$name', ({ name, inputs }) => {
-  const expected = JSON.parse(readFileSync(path.join(dir, name, 'expected.json'), 'utf8')) as Expected;
+describe.each(cases)('$name', ({ name, folder, inputs }) => {
+  const expected = JSON.parse(readFileSync(path.join(folder, 'expected.json'), 'utf8')) as Expected;
 
-  it('delivers exactly the instants of an independent computation', async () => {
+  it('delivers exactly the records of an independent computation', async () => {
     const before = receiver.accepted.length;
     const result = await runCli(
       [
         'push',
         ...inputs,
         '-c',
-        path.join(dir, name, 'revimport.config.json'),
+        path.join(folder, 'revimport.config.json'),
         '--base-url',
         receiver.url,
         '--json',
@@ -62,6 +71,7 @@ describe.each(cases)('$name', ({ name, inputs }) => {
     expect(issuesOf(summary)).toEqual(expected.invalid);
     expect(receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
     expect(summary.warnings).toHaveLength(expected.warnings ?? 0);
+    if (expected.skippedReasons) expect(summary.skippedReasons).toEqual(expected.skippedReasons);
     for (const warning of summary.warnings) expect(result.stderr).toContain(warning);
     expect(result.code).toBe(expected.invalid.length > 0 ? 1 : 0);
   });
