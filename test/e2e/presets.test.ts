@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
+import { issuesOf, root, runCli, tempDir } from '../helpers/cli.js';
 
 interface Expected {
   records: Record<string, unknown>[];
@@ -33,14 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
 });
-
-function issuesOf(summary: {
-  errors: { reason: string; examples: { line: number; column: string }[]; count: number }[];
-}) {
-  return summary.errors
-    .flatMap((g) => g.examples.map((e) => ({ line: e.line, column: e.column, reason: g.reason })))
-    .sort((a, b) => a.line - b.line);
-}
 
 describe.each(cases)('preset $preset', ({ preset, dir, input }) => {
   const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;

@@ -41,3 +41,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
 export function tempDir(prefix = 'revimport-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
+
+/** A --json summary's error examples as (line, column, reason), in line order: what fixtures' expected.json list. */
+export function issuesOf(summary: {
+  errors: { reason: string; examples: { line: number; column: string }[] }[];
+}): { line: number; column: string; reason: string }[] {
+  return summary.errors
+    .flatMap((g) => g.examples.map((e) => ({ line: e.line, column: e.column, reason: g.reason })))
+    .sort((a, b) => a.line - b.line);
+}
