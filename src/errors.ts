@@ -30,6 +30,9 @@ export class ConfigError extends RevimportError {
   }
 }
 
+/** A file nothing in which links a conversion to a visitor (no e-mail, no visitor id): the run stops at once. */
+export class UnlinkableError extends ConfigError {}
+
 /** The server refused the API key (401/403): the run stops at once (exit 3). */
 export class AuthError extends RevimportError {
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {

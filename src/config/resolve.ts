@@ -69,6 +69,11 @@ export function resolveSettings(input: ResolveInput): Resolved {
 
   let mapping = input.mappingFile ?? config.mapping;
   if (flags.preset) mapping = { fields: {}, defaults: {}, ...mapping, preset: flags.preset };
+  if (mapping?.lookup) {
+    // The lookup file is named relative to the config file (a -m mapping file: the working directory).
+    const base = input.mappingFile ? input.cwd : input.configDir;
+    mapping = { ...mapping, lookup: { ...mapping.lookup, file: path.resolve(base, mapping.lookup.file) } };
+  }
 
   const baseUrl = flags.baseUrl ?? nonEmpty(env.REVIMPORT_BASE_URL) ?? config.baseUrl;
   const format = flags.format ?? config.format;

@@ -16,6 +16,8 @@ export const fieldSpecObjectSchema = z
     path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** A constant for every row. */
     value: z.union([z.string(), z.number()]).optional(),
+    /** A column (or path) of `mapping.lookup`'s file, taken from its row whose match column holds this row's key. */
+    lookup: z.string().min(1).optional(),
     /** conversionDatetime: token formats tried in order (`MM/dd/yyyy h:mm:ss a`), or iso, epoch, epoch-s/ms/us/ns. */
     format: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** conversionDatetime: IANA zone a time without offset is in. */
@@ -31,13 +33,15 @@ export const fieldSpecObjectSchema = z
   })
   .strict()
   .refine(
-    (spec) => [spec.column, spec.columns, spec.path, spec.value].filter((v) => v !== undefined).length <= 1,
-    { message: 'give only one of column, columns, path, value' },
+    (spec) =>
+      [spec.column, spec.columns, spec.path, spec.value, spec.lookup].filter((v) => v !== undefined).length <=
+      1,
+    { message: 'give only one of column, columns, path, value, lookup' },
   );
 
 export const fieldSpecSchema = z.union([z.string().min(1), fieldSpecObjectSchema]);
 
-const sourceKeys = ['column', 'columns', 'path', 'value'] as const;
+export const sourceKeys = ['column', 'columns', 'path', 'value', 'lookup'] as const;
 /**
  * The keys each field reads. A key a field does not read (a `scale` on a datetime) is a config error
  * naming it, not silently ignored.
@@ -145,6 +149,26 @@ export const mappingSchema = z
     /** A built-in preset this mapping starts from; `fields` override it field by field. */
     preset: z.string().min(1).optional(),
     fields: z.object(fieldsShape).strict().default({}),
+    /**
+     * A second export to take fields from (`{ lookup: <its column> }`): its row whose `match` column holds
+     * this row's `key` (Shopify Payments' `Order` -> the orders export's `Name`, for `Email`). Lists pair
+     * up: per row the first key that is non-empty and found. Indexed on disk, not held in memory.
+     */
+    lookup: z
+      .object({
+        /** The file (relative to the config file); CSV or JSON lines, read like an input. */
+        file: z.string().min(1),
+        key: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+        match: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+      })
+      .strict()
+      .refine(
+        (l) => (Array.isArray(l.key) ? l.key.length : 1) === (Array.isArray(l.match) ? l.match.length : 1),
+        {
+          message: 'key and match pair up: give as many of one as of the other',
+        },
+      )
+      .optional(),
     /** Values used when a row leaves a field empty. */
     defaults: z.object(defaultsShape).strict().default({}),
     /** Consecutive rows with the same value in this column are one conversion (Shopify line items). */

@@ -5,6 +5,8 @@ import type { SourceInfo, SourceRow } from '../input/types.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { maskEmail } from '../report/rejection.js';
 import { normalizeColumnName } from './column-name.js';
+import { compileJsonPath } from './json-path.js';
+import type { LookupTable } from './lookup.js';
 import { columnsOf, type MergedField, type MergedMapping, pathsOf } from './merge-mapping.js';
 
 export type ValueGetter = (row: SourceRow) => unknown;
@@ -34,6 +36,15 @@ export interface BoundMapping {
   unpaid: BoundDeduction | undefined;
   /** The key rows are summed by (mapping.sumBy), per row the first non-empty alternative; undefined: no summing. */
   sumKey: ((row: SourceRow) => string | undefined) | undefined;
+  /** mapping.lookup: why the row's key found no row of the lookup file, or undefined when it did. */
+  lookupMiss: ((row: SourceRow) => LookupMiss | undefined) | undefined;
+}
+
+export interface LookupMiss {
+  /** The key column (or path) of this file, as written. */
+  column: string;
+  value: string;
+  message: string;
 }
 
 export interface BoundDeduction {
@@ -45,13 +56,14 @@ export interface BoundDeduction {
   scale: number | undefined;
 }
 
-export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMapping {
+export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: LookupTable): BoundMapping {
   const header = source.header ?? [];
   const index = new Map<string, number>();
   header.forEach((name, i) => {
     const key = normalizeColumnName(name);
     if (!index.has(key)) index.set(key, i);
   });
+  const found = lookup ? bindLookup(merged, source, index, lookup) : undefined;
 
   const fields = {} as Record<RecordField, BoundField>;
   for (const field of recordFields) {
@@ -65,7 +77,11 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMap
       spec: spec?.spec ?? {},
     };
     if (spec && spec.spec.value !== undefined) bound.column = '(constant)';
-    else if (spec && source.format === 'csv') bindColumn(bound, spec, index, header, source);
+    else if (spec && spec.spec.lookup !== undefined && found) {
+      const i = found.table.columns.indexOf(spec.spec.lookup);
+      bound.column = `${spec.spec.lookup} (${found.table.file})`;
+      bound.get = (row) => found.hit(row)?.[i] ?? undefined;
+    } else if (spec && source.format === 'csv') bindColumn(bound, spec, index, header, source);
     else if (spec) bindPath(bound, spec);
     fields[field] = bound;
   }
@@ -84,7 +100,65 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo): BoundMap
     refunded: bindDeduction('refunded', merged, source, index),
     unpaid: bindDeduction('unpaid', merged, source, index),
     sumKey: bindSumKey(merged, source, index),
+    lookupMiss: found?.miss,
   };
+}
+
+/**
+ * The row of the lookup file each input row's key leads to (memoized for the row: several fields ask),
+ * and the miss: keys empty, or not found in any match column.
+ */
+function bindLookup(
+  merged: MergedMapping,
+  source: SourceInfo,
+  index: Map<string, number>,
+  table: LookupTable,
+): {
+  table: LookupTable;
+  hit: (row: SourceRow) => (string | undefined)[] | undefined;
+  miss: BoundMapping['lookupMiss'];
+} {
+  const keys = merged.lookupKeys ?? [];
+  const getters = keys.map((key) => {
+    const getter = ruleGetter({ column: key, path: key }, source, index);
+    if (!getter) missingRuleColumn('mapping.lookup.key', { column: key }, source);
+    return getter;
+  });
+  let lastRow: SourceRow | undefined;
+  let lastHit: (string | undefined)[] | undefined;
+  const hit = (row: SourceRow) => {
+    if (row === lastRow) return lastHit;
+    lastRow = row;
+    lastHit = undefined;
+    for (let m = 0; m < getters.length && lastHit === undefined; m++) {
+      const text = getters[m] ? cellText(getters[m]!.get(row)) : '';
+      if (text !== '') lastHit = table.get(m, text);
+    }
+    return lastHit;
+  };
+  const miss = (row: SourceRow): LookupMiss | undefined => {
+    if (hit(row) !== undefined) return undefined;
+    const used = getters
+      .map((getter, m) => ({ getter, m, text: getter ? cellText(getter.get(row)) : '' }))
+      .filter((k) => k.text !== '');
+    const where = keys.map((key, m) => `${key} -> ${table.match[m]}`).join(', ');
+    if (used.length === 0) {
+      return {
+        column: getters[0]?.name ?? keys[0] ?? '(lookup)',
+        value: '',
+        message: `no key to look up in ${table.file} (${where}): the key is empty`,
+      };
+    }
+    const first = used[0]!;
+    return {
+      column: first.getter!.name,
+      value: first.text,
+      message: used
+        .map((k) => `"${k.text}" is not in column ${table.match[k.m]} of ${table.file}`)
+        .join('; '),
+    };
+  };
+  return { table, hit, miss };
 }
 
 function bindSumKey(
@@ -131,10 +205,10 @@ function ruleGetter(
       get: (row) => (row.kind === 'csv' ? row.cells[i] : undefined),
     };
   }
-  const path = rule.path ?? rule.column;
-  if (path === undefined) return undefined;
-  const parts = path.split('.');
-  return { name: path, get: (row) => (row.kind === 'json' ? walk(row.value, parts) : undefined) };
+  const text = rule.path ?? rule.column;
+  if (text === undefined) return undefined;
+  const path = compileJsonPath(text);
+  return { name: text, get: (row) => (row.kind === 'json' ? path.get(row.value) : undefined) };
 }
 
 function cellText(value: unknown): string {
@@ -321,26 +395,17 @@ function bindJoined(
 }
 
 function bindPath(bound: BoundField, merged: MergedField): void {
-  const paths = pathsOf(merged).map((p) => ({ text: p, parts: p.split('.') }));
+  const paths = pathsOf(merged).map(compileJsonPath);
   if (paths.length === 0) return;
   bound.column = paths[0]!.text;
   bound.get = (row) => {
     if (row.kind !== 'json') return undefined;
     for (const p of paths) {
-      const value = walk(row.value, p.parts);
+      const value = p.get(row.value);
       if (value !== undefined && value !== null && value !== '') return value;
     }
     return undefined;
   };
-}
-
-function walk(value: unknown, parts: string[]): unknown {
-  let current: unknown = value;
-  for (const part of parts) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
 }
 
 function parameterValue(parameters: Record<string, string> | undefined, name: string): string | undefined {

@@ -7,6 +7,7 @@ import type {
   SkipRule,
   WrittenMapping,
 } from '../config/schema.js';
+import { sourceKeys } from '../config/schema.js';
 import type { RecordField } from '../record/fields.js';
 import type { Preset } from './presets/types.js';
 
@@ -34,6 +35,8 @@ export interface MergedMapping {
   refunded: Deduction | undefined;
   unpaid: Deduction | undefined;
   zoneAbbreviations: 'strict' | 'default' | undefined;
+  /** The user's `mapping.lookup` keys (columns or paths of the input), paired with the lookup's match columns. */
+  lookupKeys: string[] | undefined;
 }
 
 function toMerged(spec: FieldSpec, origin: FieldOrigin): MergedField {
@@ -69,10 +72,9 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     refunded: user?.refunded ?? preset?.mapping.refunded,
     unpaid: user?.unpaid ?? preset?.mapping.unpaid,
     zoneAbbreviations: user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations,
+    lookupKeys: listOf(user?.lookup?.key),
   };
 }
-
-const sourceKeys = ['column', 'columns', 'path', 'value'] as const;
 
 /**
  * A user's object over a preset's field: the keys given replace the preset's, the others (format,

@@ -1,13 +1,14 @@
 // Stage: source rows -> checked rows. Binds the mapping to each file (detecting a preset when none is
 // configured), folds continuation rows, runs the JS transform, validates, and flags duplicate ids.
 import type { WrittenMapping } from '../config/schema.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UnlinkableError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { contentHash } from '../ledger/record-key.js';
 import { normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping } from '../mapping/compile-mapping.js';
+import type { LookupTable } from '../mapping/lookup.js';
 import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
-import { detectJsonPreset, detectPreset, findPreset, presets } from '../mapping/presets/index.js';
+import { detectJsonPreset, detectPreset, findPreset, nearMisses, presets } from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { fromMinorUnits, toMinorUnits } from '../record/money.js';
@@ -37,6 +38,8 @@ export interface CheckOptions extends ValidateOptions {
   /** Told once per file which preset was used (named in the output). */
   onPreset?: (file: string, preset: string) => void;
   onWarning?: (message: string) => void;
+  /** mapping.lookup's table, opened by the caller (src/pipeline/lookup-table.ts). */
+  lookup?: LookupTable;
 }
 
 interface FileState {
@@ -140,21 +143,14 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     let preset = configuredPreset;
     if (detect) {
       const found = row.kind === 'json' ? detectJsonPreset(row.value) : detectPreset(row.source.header ?? []);
-      if (!found.match) {
-        const names = found.candidates.map((p) => p.name);
-        throw new ConfigError(
-          names.length > 1
-            ? `${row.source.file} matches several presets equally: ${names.join(', ')}`
-            : `${row.source.file} matches no preset and no mapping is configured`,
-          { hint: 'set mapping.preset or mapping.fields in the config (revimport init <file> writes one)' },
-        );
-      }
+      if (!found.match) throw undetected(row, found.candidates);
       preset = found.match;
     }
     if (preset?.refuse && row.kind === 'csv') refuseLookalike(preset, row);
     if (preset) options.onPreset?.(row.source.file, preset.name);
     const merged = mergeMapping(preset, options.mapping);
-    const bound = bindMapping(merged, row.source);
+    const bound = bindMapping(merged, row.source, options.lookup);
+    refuseUnlinkable(bound, preset);
     // Summed rows include refunds (negative): the sum, not the row, must be positive.
     const validator = createValidator(bound, {
       ...options,
@@ -192,6 +188,15 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     }
     const ruled = bound.skipReason?.(row);
     if (ruled !== undefined) return { skipped: ruled, row };
+    const miss = bound.lookupMiss?.(row);
+    if (miss !== undefined) {
+      if (bound.sumKey) {
+        // One member without its lookup row: the sum is not sent short of its fields.
+        const key = bound.sumKey(row);
+        if (key !== undefined) groupFor(key, row, bound).invalidLine ??= row.line;
+      }
+      return invalid(row, [{ ...miss, reason: 'not in lookup file' }]);
+    }
     let candidate = validator.candidate(row);
     if (options.transform) {
       const result = applyTransform(options.transform, candidate, row);
@@ -207,18 +212,7 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     if (bound.sumKey) {
       const sumKey = bound.sumKey(row);
       if (sumKey !== undefined && (checked.ok || 'issues' in checked)) {
-        let group = groups.get(sumKey);
-        if (!group) {
-          group = {
-            bound,
-            members: [],
-            invalidLine: undefined,
-            firstRow: row,
-            ids: new Set(),
-            hashes: new Set(),
-          };
-          groups.set(sumKey, group);
-        }
+        const group = groupFor(sumKey, row, bound);
         if (!checked.ok) {
           group.invalidLine ??= row.line;
           return invalid(row, checked.issues);
@@ -244,6 +238,22 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     if (!checked.ok)
       return 'skipped' in checked ? { skipped: checked.skipped, row } : invalid(row, checked.issues);
     return accept(checked.record, row, bound);
+  };
+
+  const groupFor = (key: string, row: SourceRow, bound: BoundMapping): SumGroup => {
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        bound,
+        members: [],
+        invalidLine: undefined,
+        firstRow: row,
+        ids: new Set(),
+        hashes: new Set(),
+      };
+      groups.set(key, group);
+    }
+    return group;
   };
 
   /** A member repeating an earlier one of its key: the same conversionId (when that is not the key), or the same content. */
@@ -344,6 +354,50 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
   drainWarnings(): string[];
   flush(): Array<CheckedRow | SkippedRow>;
 };
+
+/** No preset, or several equally: an error listing the candidates, and the near misses with what they lack. */
+function undetected(row: SourceRow, tied: Preset[]): ConfigError {
+  const hint =
+    'set mapping.preset (revimport presets lists them) or mapping.fields (revimport init <file> writes one)';
+  if (tied.length > 1) {
+    return new ConfigError(
+      `${row.source.file} matches several presets equally: ${tied.map((p) => p.name).join(', ')}`,
+      { hint: `name the right one: ${hint}` },
+    );
+  }
+  const near = nearMisses(row.kind === 'json' ? row.value : (row.source.header ?? []));
+  if (near.length === 0) {
+    return new ConfigError(`${row.source.file} matches no preset and no mapping is configured`, { hint });
+  }
+  const list = near
+    .map((m) => `${m.preset.name} (no ${m.missing.map((c) => `"${c}"`).join(', ')})`)
+    .join('; ');
+  return new ConfigError(`${row.source.file} matches no preset exactly; nearly: ${list}`, {
+    hint: `a re-saved or edited export may have lost or renamed a column: ${hint}`,
+  });
+}
+
+/**
+ * A file in which nothing can link a conversion to a visitor (no visitor id, no e-mail: Etsy Sold Orders,
+ * Shopify Payments, AWIN) would have every row rejected: the run stops at once, before anything is sent,
+ * saying what is missing and how to supply it.
+ */
+function refuseUnlinkable(bound: BoundMapping, preset: Preset | undefined): void {
+  const links = [bound.fields.serviceId, bound.fields.conversionEmail];
+  if (links.some((f) => f.get !== undefined || f.constant !== undefined || f.fallback !== undefined)) return;
+  const file = bound.source.file;
+  const what = preset ? `a ${preset.title}` : 'this file';
+  throw new UnlinkableError(
+    `${file}: no conversion in it can be attributed: ${what} has no customer e-mail or visitor id column ` +
+      `(looked for ${bound.fields.conversionEmail.column} and ${bound.fields.serviceId.column})`,
+    {
+      hint:
+        'map mapping.fields.serviceId or mapping.fields.conversionEmail to a column holding it, or take it from ' +
+        'another export by a shared key: mapping.lookup: { file: orders.csv, key: <column here>, match: <column ' +
+        'there> } and mapping.fields.conversionEmail: { lookup: Email } (README: "Fields from a second file")',
+    },
+  );
+}
 
 /** A file that looks like the preset's export but is another one (abandoned checkouts for orders): refused. */
 function refuseLookalike(preset: Preset, row: SourceRow & { kind: 'csv' }): void {

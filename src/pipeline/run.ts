@@ -16,6 +16,7 @@ import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
+import { type OpenedLookup, openLookup } from './lookup-table.js';
 import { Resent, resendOutstanding } from './resend.js';
 
 export interface RunOptions {
@@ -178,6 +179,7 @@ export async function runPipeline(
   // bound from the grace period (found by test/e2e/crash.test.ts). Pushes after the abort are abandoned,
   // that is written pending for `revimport retry` and the next push.
   let stopping: Promise<unknown> | undefined;
+  let lookup: OpenedLookup | undefined;
   const onAbort = () => {
     stopping ??= deliverer?.abort(ABORT_GRACE_MS);
     stopping?.catch(() => undefined);
@@ -188,9 +190,18 @@ export async function runPipeline(
     if (deliverer && ledger) await resendOutstanding(ledger, deliverer, summary, resent);
 
     const isHeader = headerMatcher(settings.mapping);
+    lookup = await openLookup(settings.mapping, { encoding: settings.encoding, signal: deps.signal });
+    if (lookup && lookup.conflicts > 0) {
+      const message =
+        `${lookup.file}: ${lookup.conflicts} key(s) of mapping.lookup appear again with other values; ` +
+        'the first row of each is used';
+      summary.warnings.push(message);
+      hooks.onWarning?.(message);
+    }
     // One checker for the whole run: a conversionId repeated in a later file is a duplicate too.
     const check = createRowChecker({
       mapping: settings.mapping,
+      lookup,
       transform: settings.transform,
       timezone: settings.timezone,
       currency: settings.currency,
@@ -305,6 +316,7 @@ export async function runPipeline(
     await Promise.all(pendingWrites).catch(() => undefined);
     throw attachSummary(error, finalize());
   } finally {
+    lookup?.close();
     deps.signal?.removeEventListener('abort', onAbort);
     await Promise.all(pendingWrites);
   }

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FieldSpec, WrittenMapping } from '../../config/schema.js';
 import { toYaml, type YamlEntry } from '../../config/write-yaml.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, UnlinkableError, UsageError } from '../../errors.js';
 import { readRows } from '../../input/read-rows.js';
 import type { SourceRow } from '../../input/types.js';
 import { guessDatetimeFormat, guessDecimal, guessFields } from '../../mapping/guess-mapping.js';
@@ -63,19 +63,26 @@ export async function initCommand(sample: string, options: Record<string, unknow
   // Without a value and a time column the mapping cannot be tried on the sample yet.
   const sampleRowsToCheck =
     unguessed.includes('conversionValue') || unguessed.includes('conversionDatetime') ? [] : rows;
-  for await (const checked of checkRows(toAsync(sampleRowsToCheck), {
-    mapping,
-    transform: undefined,
-    timezone,
-    currency: undefined,
-    allowNegative: false,
-  })) {
-    if (checked.ok) {
-      if (records.length < 3) records.push(checked.record);
-    } else {
-      for (const issue of checked.rejection.issues)
-        reasons.set(issue.reason, (reasons.get(issue.reason) ?? 0) + 1);
+  let unlinkable: UnlinkableError | undefined;
+  try {
+    for await (const checked of checkRows(toAsync(sampleRowsToCheck), {
+      mapping,
+      transform: undefined,
+      timezone,
+      currency: undefined,
+      allowNegative: false,
+    })) {
+      if (checked.ok) {
+        if (records.length < 3) records.push(checked.record);
+      } else {
+        for (const issue of checked.rejection.issues)
+          reasons.set(issue.reason, (reasons.get(issue.reason) ?? 0) + 1);
+      }
     }
+  } catch (error) {
+    // Nothing links a record to a visitor yet: what to add goes under "still to do".
+    if (!(error instanceof UnlinkableError)) throw error;
+    unlinkable = error;
   }
 
   const source = rows[0]!.source;
@@ -84,7 +91,8 @@ export async function initCommand(sample: string, options: Record<string, unknow
   for (const field of unguessed) {
     missing.push(`no column found for ${field}: set mapping.fields.${field} to the column that holds it`);
   }
-  if (!preset && !fields.serviceId) {
+  if (unlinkable) missing.push(`${unlinkable.message}; ${unlinkable.hint}`);
+  else if (!preset && !fields.serviceId) {
     missing.push(
       fields.conversionEmail
         ? 'no visitor id column: records are linked by e-mail; if the export has the tracking script visitor id, set mapping.fields.serviceId to its column'

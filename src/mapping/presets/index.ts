@@ -1,5 +1,6 @@
 // The built-in presets, and header-based detection: which preset an input file most likely comes from.
 import { normalizeColumnName } from '../column-name.js';
+import { compileJsonPath } from '../json-path.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
 import { linkedin } from './linkedin.js';
@@ -68,6 +69,32 @@ function pickBest(format: Preset['format'], has: (name: string) => boolean): Pre
   return candidates.length === 1 ? { match: candidates[0], candidates } : { candidates };
 }
 
+/** A preset the file almost matches: it lacks at most two of the columns that identify it, and has most of them. */
+export interface NearMiss {
+  preset: Preset;
+  missing: string[];
+}
+
+/** For the error when nothing matched: the presets a CSV header (or first JSON object) nearly matches. */
+export function nearMisses(source: readonly string[] | Record<string, unknown>): NearMiss[] {
+  const format = Array.isArray(source) ? 'csv' : 'jsonl';
+  const present = Array.isArray(source) ? new Set(source.map(normalizeColumnName)) : undefined;
+  const has = (name: string) =>
+    present ? present.has(normalizeColumnName(name)) : hasPath(source as Record<string, unknown>, name);
+  const misses: NearMiss[] = [];
+  for (const preset of presets) {
+    if (preset.format !== format) continue;
+    const { all, any } = preset.detect;
+    const missing = all.filter((name) => !has(name));
+    if (any !== undefined && any.length > 0 && !any.some(has)) missing.push(`one of ${any.join(' / ')}`);
+    const wanted = all.length + (any !== undefined && any.length > 0 ? 1 : 0);
+    if (missing.length > 0 && missing.length <= 2 && wanted - missing.length >= Math.ceil(wanted / 2)) {
+      misses.push({ preset, missing });
+    }
+  }
+  return misses.sort((a, b) => a.missing.length - b.missing.length);
+}
+
 function scoreOf(preset: Preset, has: (name: string) => boolean): number {
   const { all, any } = preset.detect;
   if (!all.every(has)) return 0;
@@ -77,10 +104,5 @@ function scoreOf(preset: Preset, has: (name: string) => boolean): number {
 }
 
 function hasPath(object: Record<string, unknown>, path: string): boolean {
-  let node: unknown = object;
-  for (const key of path.split('.')) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node !== undefined;
+  return compileJsonPath(path).has(object);
 }

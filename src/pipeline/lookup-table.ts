@@ -1,0 +1,141 @@
+// `mapping.lookup`: reads the second file once, before the inputs, into an index on disk (an anonymous
+// SQLite database, deleted when closed), so a lookup file of millions of rows costs disk, not memory.
+// Only the match columns and the columns the mapping takes are stored.
+import Database from 'better-sqlite3';
+import type { WrittenMapping } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import { type ReadOptions, readRows } from '../input/read-rows.js';
+import type { SourceRow } from '../input/types.js';
+import { retain } from '../ledger/native.js';
+import { normalizeColumnName } from '../mapping/column-name.js';
+import { compileJsonPath } from '../mapping/json-path.js';
+import { type LookupTable, listOf, lookupColumns } from '../mapping/lookup.js';
+
+export interface OpenedLookup extends LookupTable {
+  /** Data rows read from the file. */
+  rows: number;
+  /** Keys met again on a later row with other cells (the first row's cells are used). */
+  conflicts: number;
+  close(): void;
+}
+
+const INSERT_CHUNK = 10_000;
+
+/**
+ * Builds the lookup table of `mapping.lookup` (its file already resolved to a path); undefined when the
+ * mapping has none. Throws ConfigError when the file lacks a match column or a looked-up column, or
+ * when fields take from a lookup that is not configured.
+ */
+export async function openLookup(
+  mapping: WrittenMapping | undefined,
+  read: Pick<ReadOptions, 'encoding' | 'signal'>,
+): Promise<OpenedLookup | undefined> {
+  const columns = lookupColumns(mapping);
+  const spec = mapping?.lookup;
+  if (!spec) {
+    if (columns.length > 0) {
+      throw new ConfigError(
+        `mapping.fields take { lookup: "${columns[0]}" } but no mapping.lookup is configured`,
+        {
+          hint: 'add mapping.lookup: { file: <the other export>, key: <column here>, match: <column there> }',
+        },
+      );
+    }
+    return undefined;
+  }
+  const match = listOf(spec.match);
+  const wanted = [...match.map((m) => [m]), ...columns.map((c) => [c])].map((alts) =>
+    alts.map(normalizeColumnName),
+  );
+  const db = retain(new Database(''));
+  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
+  db.exec(
+    'CREATE TABLE pairs (m INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL, PRIMARY KEY (m, k)) WITHOUT ROWID',
+  );
+  const insert = retain(db.prepare('INSERT OR IGNORE INTO pairs (m, k, v) VALUES (?, ?, ?)'));
+  const select = retain(db.prepare('SELECT v FROM pairs WHERE m = ? AND k = ?').pluck());
+  const insertAll = db.transaction((pending: Array<[number, string, string]>) => {
+    let conflicts = 0;
+    for (const [m, k, v] of pending) {
+      if (insert.run(m, k, v).changes === 0 && select.get(m, k) !== v) conflicts++;
+    }
+    return conflicts;
+  });
+
+  const table: OpenedLookup = {
+    file: spec.file,
+    match,
+    columns,
+    rows: 0,
+    conflicts: 0,
+    get(which, key) {
+      const found = select.get(which, key) as string | undefined;
+      return found === undefined ? undefined : (JSON.parse(found) as (string | undefined)[]);
+    },
+    close: () => db.close(),
+  };
+
+  let getters: Array<(row: SourceRow) => string | undefined> | undefined;
+  let pending: Array<[number, string, string]> = [];
+  const rows = readRows(spec.file, {
+    ...read,
+    isHeader: (cells) => {
+      const names = new Set(cells.map(normalizeColumnName));
+      return wanted.every((alts) => alts.some((name) => names.has(name)));
+    },
+    expectedHeader: `the columns ${[...match, ...columns].map((c) => `"${c}"`).join(', ')} (mapping.lookup)`,
+  });
+  try {
+    for await (const row of rows) {
+      if (row.kind === 'malformed') continue;
+      getters ??= gettersFor(row, [...match, ...columns]);
+      const cells = getters.map((get) => get(row));
+      const values = JSON.stringify(cells.slice(match.length));
+      table.rows++;
+      for (let m = 0; m < match.length; m++) {
+        const key = cells[m];
+        if (key) pending.push([m, key, values]);
+      }
+      if (pending.length >= INSERT_CHUNK) {
+        table.conflicts += insertAll(pending);
+        pending = [];
+      }
+    }
+    table.conflicts += insertAll(pending);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return table;
+}
+
+/** Per wanted column (CSV) or path (JSON lines), a getter of its trimmed text; a missing column is an error. */
+function gettersFor(first: SourceRow, names: string[]): Array<(row: SourceRow) => string | undefined> {
+  if (first.kind === 'json') {
+    return names.map((name) => {
+      const path = compileJsonPath(name);
+      return (row) => (row.kind === 'json' ? textOf(path.get(row.value)) : undefined);
+    });
+  }
+  const header = first.source.header ?? [];
+  const index = new Map<string, number>();
+  header.forEach((name, i) => {
+    const key = normalizeColumnName(name);
+    if (!index.has(key)) index.set(key, i);
+  });
+  return names.map((name) => {
+    const i = index.get(normalizeColumnName(name));
+    if (i === undefined) {
+      throw new ConfigError(`mapping.lookup: column "${name}" is not in the header of ${first.source.file}`, {
+        hint: `the header has: ${header.map((h) => `"${h}"`).join(', ')}`,
+      });
+    }
+    return (row) => (row.kind === 'csv' ? textOf(row.cells[i]) : undefined);
+  });
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+  const text = String(value).trim();
+  return text === '' ? undefined : text;
+}
