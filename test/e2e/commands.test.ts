@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presets } from '../../src/mapping/presets/index.js';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
+import { fixtureInputs, root, runCli, tempDir } from '../helpers/cli.js';
 
 const quick = path.join(root, 'fixtures/google-ads-style');
 const quickFields = JSON.parse(readFileSync(path.join(quick, 'revimport.config.json'), 'utf8')).mapping;
@@ -14,11 +14,15 @@ describe('revimport presets', () => {
   it('lists every preset, one a line', async () => {
     const result = await runCli(['presets']);
     expect(result.code).toBe(0);
-    const names = result.stdout
-      .trim()
-      .split('\n')
-      .map((l) => l.split(/\s+/)[0]);
+    const lines = result.stdout.trimEnd().split('\n');
+    const names = lines.filter((l) => !l.startsWith(' ')).map((l) => l.split(/\s+/)[0]);
     expect(names).toEqual(presets.map((p) => p.name));
+    // Under each: what it counts as revenue, and whether it was ever tried on a real export.
+    for (const preset of presets) {
+      const at = lines.findIndex((l) => l.startsWith(`${preset.name} `));
+      expect(lines[at + 1]?.trim()).toBe(`revenue: ${preset.policy}`);
+      expect(lines[at + 2]?.trim() === 'documented, no real sample seen').toBe(preset.seen === 'documented');
+    }
   });
 
   it('shows one preset as JSON, and refuses an unknown one with exit 2', async () => {
@@ -39,7 +43,7 @@ describe('revimport init', () => {
 
   it.each(presetDirs)('writes a config that reads the %s sample unedited', async (name) => {
     const dir = path.join(root, 'fixtures/presets', name);
-    const sample = path.join(dir, readdirSync(dir).find((f) => !f.endsWith('.json'))!);
+    const sample = fixtureInputs(dir)[0]!;
     const cwd = tempDir();
     const init = await runCli(['init', sample, '--timezone', 'UTC'], { cwd });
     expect(init.code).toBe(0);

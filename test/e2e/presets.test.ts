@@ -1,10 +1,10 @@
 // Every preset's fixture, pushed for real to the receiver, must deliver exactly the records in its
 // expected.json (computed by hand from the platform's rules) and reject exactly the rows listed there.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { issuesOf, root, runCli, tempDir } from '../helpers/cli.js';
+import { fixtureInputs, issuesOf, root, runCli, tempDir } from '../helpers/cli.js';
 
 interface Expected {
   records: Record<string, unknown>[];
@@ -19,8 +19,13 @@ const cases = readdirSync(presetsDir, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => {
     const dir = path.join(presetsDir, d.name);
-    const input = readdirSync(dir).find((f) => f !== 'expected.json' && f !== 'revimport.config.json')!;
-    return { preset: d.name, dir, input: path.join(dir, input) };
+    const layouts = path.join(dir, 'layouts');
+    return {
+      preset: d.name,
+      dir,
+      inputs: fixtureInputs(dir),
+      layouts: existsSync(layouts) ? fixtureInputs(layouts) : [],
+    };
   });
 
 const key = 'preset-test-key';
@@ -34,13 +39,21 @@ afterAll(async () => {
   await receiver.close();
 });
 
-describe.each(cases)('preset $preset', ({ preset, dir, input }) => {
+describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
   const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
 
   it('delivers exactly the expected records and rejects exactly the expected rows', async () => {
     const before = receiver.accepted.length;
     const result = await runCli(
-      ['push', input, '-c', path.join(dir, 'revimport.config.json'), '--base-url', receiver.url, '--json'],
+      [
+        'push',
+        ...inputs,
+        '-c',
+        path.join(dir, 'revimport.config.json'),
+        '--base-url',
+        receiver.url,
+        '--json',
+      ],
       { env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, `${preset}.db`) } },
     );
     const summary = JSON.parse(result.stdout);
@@ -58,9 +71,23 @@ describe.each(cases)('preset $preset', ({ preset, dir, input }) => {
     const unnamed = path.join(work, `${preset}-detect.json`);
     // Only the fields the preset cannot know (e.g. serviceId) are left: they override the detected preset.
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
-    const result = await runCli(['push', input, '-c', unnamed, '--check', '--json']);
+    const result = await runCli(['push', ...inputs, '-c', unnamed, '--check', '--json']);
     const summary = JSON.parse(result.stdout);
-    expect(Object.values(summary.presets)).toEqual([preset]);
+    expect(Object.values(summary.presets)).toEqual(inputs.map(() => preset));
     expect(summary.valid).toBe(expected.records.length);
+  });
+
+  // Other layouts of the same export (older headers, another language, tabs): detected as this preset
+  // from the header alone, and read without an invalid row.
+  it.each(layouts)('detects the layout %s', async (layout) => {
+    const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
+    const { preset: _named, ...mapping } = config.mapping;
+    const unnamed = path.join(work, `${preset}-${path.basename(layout)}.json`);
+    writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
+    const result = await runCli(['push', layout, '-c', unnamed, '--check', '--json']);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.presets).toEqual({ [layout]: preset });
+    expect(summary.invalid).toBe(0);
+    expect(summary.valid).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
 // Spawns the real CLI (bin/revimport.js) asynchronously, so an in-process receiver can answer it.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startCli } from './spawn.js';
@@ -49,4 +49,18 @@ export function issuesOf(summary: {
   return summary.errors
     .flatMap((g) => g.examples.map((e) => ({ line: e.line, column: e.column, reason: g.reason })))
     .sort((a, b) => a.line - b.line);
+}
+
+/** Files of a fixture folder that are not inputs: its expectations, config, notes and the script computing them. */
+const fixtureSupport = new Set(['expected.json', 'revimport.config.json', 'README.md', 'expected.py']);
+
+/**
+ * The input files of a fixture folder, sorted: every plain file but its expectations and config.
+ * Sub-folders (`lookup/`: a second export the config reads; `layouts/`: other layouts for detection) are not inputs.
+ */
+export function fixtureInputs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isFile() && !fixtureSupport.has(d.name))
+    .map((d) => path.join(dir, d.name))
+    .sort();
 }

@@ -12,13 +12,25 @@ export async function presetsCommand(
   const { io } = context;
   if (name === undefined) {
     if (options.json) {
-      io.stdout.write(
-        `${JSON.stringify(presets.map((p) => ({ name: p.name, title: p.title, format: p.format })))}\n`,
-      );
+      const list = presets.map((p) => ({
+        name: p.name,
+        title: p.title,
+        format: p.format,
+        policy: p.policy,
+        seen: p.seen,
+      }));
+      io.stdout.write(`${JSON.stringify(list)}\n`);
       return ExitCode.ok;
     }
+    // Each preset: its name and export on one line, what it counts as revenue indented below it.
     const width = Math.max(...presets.map((p) => p.name.length));
-    for (const preset of presets) io.stdout.write(`${preset.name.padEnd(width)}  ${preset.title}\n`);
+    for (const preset of presets) {
+      io.stdout.write(`${preset.name.padEnd(width)}  ${preset.title}\n`);
+      io.stdout.write(`${' '.repeat(width)}    revenue: ${preset.policy}\n`);
+      if (preset.seen === 'documented') {
+        io.stdout.write(`${' '.repeat(width)}    documented, no real sample seen\n`);
+      }
+    }
     return ExitCode.ok;
   }
   const preset = findPreset(name);
@@ -35,6 +47,8 @@ export async function presetsCommand(
     `${preset.name}: ${preset.title}`,
     preset.description,
     `format: ${preset.format}`,
+    `revenue: ${preset.policy}`,
+    preset.seen === 'real' ? 'tried on real exports (docs/formats.md)' : 'documented, no real sample seen',
     `detected by columns: ${preset.detect.all.join(', ')}${preset.detect.any ? ` and one of ${preset.detect.any.join(', ')}` : ''}`,
     'mapping:',
     ...JSON.stringify(preset.mapping, null, 2)

@@ -8,6 +8,8 @@ export const googleAdsReport: Preset = {
     'A report downloaded from the Google Ads UI (Campaigns or a custom report, segmented by Day and Conversion ' +
     'action) as CSV or "CSV for Excel" (UTF-16LE, tab-separated): title and date-range lines, the header, ' +
     'data rows, then Total rows.',
+  policy: 'every row: its Conv. value (aggregates; rows need a linking column you add)',
+  seen: 'real',
   format: 'csv',
   detect: {
     all: ['Currency code'],

@@ -26,6 +26,8 @@ export const googleAds: Preset = {
     'The "Conversions from clicks" template from Google Ads (Goals > Conversions > Uploads > View templates): ' +
     'instruction block, a Parameters:TimeZone= row, then Google Click ID (or GBRAID/WBRAID), Conversion Name, ' +
     'Conversion Time, Conversion Value, Conversion Currency and optional Order ID.',
+  policy: 'every row: Conversion Value in Conversion Currency, at Conversion Time in the Parameters zone',
+  seen: 'documented',
   format: 'csv',
   detect: {
     all: ['Conversion Name', 'Conversion Time', 'Conversion Value'],

@@ -7,6 +7,8 @@ export const linkedin: Preset = {
   description:
     'The Campaign Manager conversion upload template: email (plain or SHA-256), firstname, lastname, ' +
     'employeecompany, title, country, timestamp (epoch milliseconds or a date), eventtype, amount, currency.',
+  policy: 'every row: amount in currency',
+  seen: 'documented',
   format: 'csv',
   detect: {
     all: ['timestamp', 'eventtype', 'amount', 'currency'],

@@ -7,6 +7,8 @@ export const metaCapi: Preset = {
   description:
     'One Conversions API server event per line: event_name, event_time (Unix seconds, GMT), event_id, ' +
     'user_data (hashed match keys, external_id) and custom_data (value, currency, order_id).',
+  policy: 'event_name Purchase only: custom_data.value in custom_data.currency',
+  seen: 'documented',
   format: 'jsonl',
   detect: {
     all: ['event_name', 'event_time', 'user_data', 'custom_data.value'],

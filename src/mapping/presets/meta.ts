@@ -7,6 +7,8 @@ export const meta: Preset = {
   description:
     'An offline events file with Meta key headers (email, phone, fn, ln, zip, ct, st, country, external_id, ' +
     'event_name, event_time, value, currency, order_id), plain-text PII, event_time as Unix seconds or ISO 8601.',
+  policy: 'event_name Purchase only: value in currency',
+  seen: 'real',
   format: 'csv',
   detect: {
     all: ['event_name', 'event_time', 'value', 'currency'],

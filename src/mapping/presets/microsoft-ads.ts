@@ -8,6 +8,8 @@ export const microsoftAds: Preset = {
     'The offline conversions template from Microsoft Advertising (Conversions > Offline conversions): ' +
     'instruction block, `Parameters:TimeZone=-0500;` (a fixed GMT offset), then Microsoft Click ID, ' +
     'Conversion Name, Conversion Time, Conversion Value, Conversion Currency.',
+  policy: 'every row: Conversion Value in Conversion Currency',
+  seen: 'documented',
   format: 'csv',
   detect: {
     all: ['Conversion Name', 'Conversion Time', 'Conversion Value'],

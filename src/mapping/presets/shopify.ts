@@ -7,6 +7,9 @@ export const shopify: Preset = {
   description:
     'The Shopify admin orders export: one row per line item, order-level columns (Financial Status, Paid at, ' +
     'Currency, Total...) filled on the first row of each order only; times `yyyy-MM-dd HH:mm:ss +hhmm`.',
+  policy:
+    'orders paid, partially paid or (partially) refunded: Total less Refunded Amount and Outstanding Balance',
+  seen: 'real',
   format: 'csv',
   detect: {
     all: ['Name', 'Email', 'Financial Status', 'Paid at', 'Currency', 'Total'],

@@ -7,6 +7,8 @@ export const stripe: Preset = {
   description:
     'The Dashboard payments export: id, Created date (UTC), Amount (major units), lower-case Currency, Status, ' +
     'Customer Email and one `<key> (metadata)` column per metadata key.',
+  policy: 'captured ch_/py_ charges with Status Paid or (partially) Refunded: Amount less Amount Refunded',
+  seen: 'real',
   format: 'csv',
   detect: {
     all: ['id', 'Amount', 'Currency'],

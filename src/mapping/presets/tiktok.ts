@@ -7,6 +7,8 @@ export const tiktok: Preset = {
   description:
     'A comma-separated offline events file for TikTok Events Manager: event_type plus event time, value, ' +
     'currency, order id and e-mail/phone columns.',
+  policy: 'every row: value in currency',
+  seen: 'documented',
   format: 'csv',
   detect: {
     all: ['event_type', 'value', 'currency'],

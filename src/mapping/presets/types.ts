@@ -8,6 +8,14 @@ export interface Preset {
   title: string;
   /** The export this preset reads, and where it comes from. */
   description: string;
+  /** One line for `revimport presets`: which rows count as revenue, and the value sent. */
+  policy: string;
+  /**
+   * Where the format is known from: `real` when the preset was tried on real exports found in public
+   * repositories (docs/formats.md names them), `documented` when only from the platform's documentation
+   * or third-party code ("documented, no real sample seen").
+   */
+  seen: 'real' | 'documented';
   /** The format this preset reads. */
   format: 'csv' | 'jsonl';
   /**
