@@ -111,7 +111,8 @@ export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatche
     if (required.length === 0 && !detect) return cells.some((c) => c.trim() !== '');
     const names = new Set(cells.map(normalizeColumnName));
     if (!required.every((alternatives) => alternatives.some((c) => names.has(c)))) return false;
-    return !detect || detectPreset(cells).candidates.length > 0;
+    // A near miss is the header too: the checker then names the preset and the columns it lacks.
+    return !detect || detectPreset(cells).candidates.length > 0 || nearMisses(cells).length > 0;
   };
   return Object.assign(matches, { expected: expected || 'a non-blank row' });
 }
