@@ -42,7 +42,7 @@ export function summarize(runs, rows, prefill) {
     ratios[key] = { median: round3(value), perRound: perRound.map(round3) };
     checks.push({ target: what, value: round3(value), limit, holds: value <= limit });
   }
-  for (const name of ['push', 'check', 'rerun', 'prefilled']) {
+  for (const name of ['push', 'check', 'rerun', 'prefilled', 'lookup']) {
     if (!programs[name]) continue;
     const peak = programs[name].peakRssMiB;
     checks.push({
@@ -62,6 +62,7 @@ const labels = {
   rerun: 'push again (all sent)',
   check: 'push --check',
   prefilled: 'push, prefilled ledger',
+  lookup: 'push --check, e-mail by lookup',
 };
 
 export function formatTable(result) {
