@@ -82,7 +82,7 @@ export const paypal: Preset = {
   },
   notes: [
     'Records are linked by `From Email Address` (the payer). If your checkout passes the CRM visitor id in ' +
-      "PayPal's `custom` field, add `mapping.fields.serviceId: \"Custom Number\"`.",
+      'PayPal\'s `custom` field, add `mapping.fields.serviceId: "Custom Number"`.',
     'Only completed received payments count, by Type: Website, Express Checkout, PayPal Here, Mobile, eBay ' +
       'Auction, Donation, Subscription / Recurring, PreApproved, Shopping Cart, Virtual Terminal. Invoice Sent ' +
       '(a memo), holds and releases, authorizations, debit-card purchases, withdrawals, deposits, currency ' +
@@ -139,14 +139,14 @@ export const paypalPtBr: Preset = {
       conversionEmail: 'Do e-mail',
     },
     keep: [
-      // `Concluído`; `.` also matches the U+FFFD a wrong re-encoding leaves for the `í`.
-      { column: 'Status', matches: '^conclu.do$' },
+      // `Concluído`, and the `Conclu\uFFFDdo` a wrong re-encoding leaves (seen in the one real file).
+      { column: 'Status', in: ['Concluído', 'Conclu\uFFFDdo'] },
       { column: 'Tipo', in: [...portugueseSales, ...portugueseRefunds] },
     ],
     sumBy: ['ID txn. de referência', 'ID da transação'],
   },
   notes: [
-    'Records are linked by `Do e-mail` (the payer). If your checkout passes the CRM visitor id in PayPal\'s ' +
+    "Records are linked by `Do e-mail` (the payer). If your checkout passes the CRM visitor id in PayPal's " +
       '`custom` field, add `mapping.fields.serviceId: "Número personalizado"`.',
     'Only completed (Concluído) received payments count, by Tipo: Pagamento recorrente recebido (seen), Pagamento ' +
       'recebido, Pagamento de assinatura recebido, Pagamento do Express Checkout, Pagamento no site (names not ' +
