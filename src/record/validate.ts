@@ -54,6 +54,8 @@ export interface Validator {
 }
 
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
+/** A number in a spreadsheet's scientific notation (`1.23457E+21`, `1,23456765432346E+021`): never an exact id. */
+const SPREADSHEET_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i;
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
 /**
@@ -341,6 +343,17 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             raw,
             'id not exact',
             `the id ${raw} is a JSON number too large to be exact: write it as a string`,
+          );
+        }
+        // A spreadsheet showed a long numeric id in scientific notation and saved it so (`1,23456765432346E+021`):
+        // its last digits are gone, and ids that differed are now the same.
+        if (typeof raw === 'string' && SPREADSHEET_NUMBER.test(raw.trim())) {
+          issue(
+            field,
+            raw.trim(),
+            'id not exact',
+            `the id "${raw.trim()}" was saved by a spreadsheet in scientific notation: its digits are lost ` +
+              '(export the file again and do not open and save it in a spreadsheet)',
           );
         }
       }

@@ -256,3 +256,20 @@ describe('ids from JSON numbers', () => {
       expect(big.issues[0]).toMatchObject({ column: 'id', reason: 'id not exact' });
   });
 });
+
+describe('ids a spreadsheet saved in scientific notation', () => {
+  it('refuses `1,23456765432346E+021` and `1.23457E+21` as ids, keeps ids that only look numeric', () => {
+    const check = validator();
+    for (const mangled of ['1,23456765432346E+021', '1.23457E+21', '9E+15']) {
+      const result = check({ ...good, Order: mangled });
+      expect(result.ok).toBe(false);
+      if (!result.ok && 'issues' in result)
+        expect(result.issues).toEqual([expect.objectContaining({ column: 'Order', reason: 'id not exact' })]);
+      const visitor = check({ ...good, Visitor: mangled });
+      expect(visitor.ok).toBe(false);
+    }
+    for (const id of ['12345678901234567890', '1E5', '5RT11111AB222222C', '2E10-A', 'INV2-1E+3']) {
+      expect(check({ ...good, Order: id })).toMatchObject({ ok: true, record: { conversionId: id } });
+    }
+  });
+});

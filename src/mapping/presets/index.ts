@@ -7,6 +7,7 @@ import { linkedin } from './linkedin.js';
 import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
 import { microsoftAds } from './microsoft-ads.js';
+import { paypal, paypalPtBr } from './paypal.js';
 import { shopify } from './shopify.js';
 import { stripe } from './stripe.js';
 import { tiktok } from './tiktok.js';
@@ -24,6 +25,8 @@ export const presets: readonly Preset[] = [
   linkedin,
   shopify,
   stripe,
+  paypal,
+  paypalPtBr,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
