@@ -116,6 +116,19 @@ describe('detectPreset', () => {
     expect(detectPreset(header)).toEqual({ candidates: [] });
   });
 
+  it('detects the older Stripe payments.csv layout (no id, no Amount Refunded) as stripe', () => {
+    const header = readText(join(fixturesDir, 'stripe/layouts/payments.csv')).split(/\r?\n/)[0]!.split(';');
+    expect(header).not.toContain('id');
+    expect(detectPreset(header)).toEqual({
+      match: presetNamed('stripe'),
+      candidates: [presetNamed('stripe')],
+    });
+    // Without the zone-named date column, Amount and Currency alone are no Stripe export.
+    expect(detectPreset(['id', 'Amount', 'Currency', 'Status']).candidates.map((p) => p.name)).not.toContain(
+      'stripe',
+    );
+  });
+
   it('never offers a JSON-lines preset for a CSV header', () => {
     const header = ['event_name', 'event_time', 'user_data', 'custom_data.value'];
     expect(detectPreset(header).candidates.map((p) => p.format)).not.toContain('jsonl');
