@@ -20,6 +20,7 @@ const csvFixtures = [
   { preset: 'linkedin', file: 'offline-conversions.csv', headerLine: 1, delimiter: ',' },
   { preset: 'shopify', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
   { preset: 'stripe', file: 'unified_payments.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'shopify-payments', file: 'payment_transactions_export_1.csv', headerLine: 1, delimiter: ',' },
 ] as const;
 const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
 
@@ -127,6 +128,19 @@ describe('detectPreset', () => {
     expect(detectPreset(['id', 'Amount', 'Currency', 'Status']).candidates.map((p) => p.name)).not.toContain(
       'stripe',
     );
+  });
+
+  it.each([
+    ['the 18-column EU layout (Payout ID, VAT)', ',Payout ID,', ',VAT'],
+    ['the older 13-column layout', ',Payout ID,', ''],
+  ])('detects %s of the Shopify Payments export', (_label, payoutId, vat) => {
+    const base =
+      'Transaction Date,Type,Order,Card Brand,Card Source,Payout Status,Payout Date,Available On,Amount,Fee,Net,' +
+      'Checkout,Payment Method Name,Presentment Amount,Presentment Currency,Currency';
+    let header = base.replace(',Payout Date,', `,Payout Date${payoutId}`) + vat;
+    if (vat === '')
+      header = header.replace(',Checkout,Payment Method Name,Presentment Amount,Presentment Currency', '');
+    expect(detectPreset(header.split(',')).candidates.map((p) => p.name)).toEqual(['shopify-payments']);
   });
 
   it('never offers a JSON-lines preset for a CSV header', () => {

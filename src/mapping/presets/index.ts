@@ -8,6 +8,7 @@ import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
 import { microsoftAds } from './microsoft-ads.js';
 import { shopify } from './shopify.js';
+import { shopifyPayments } from './shopify-payments.js';
 import { stripe } from './stripe.js';
 import { tiktok } from './tiktok.js';
 import type { Preset } from './types.js';
@@ -24,6 +25,7 @@ export const presets: readonly Preset[] = [
   linkedin,
   shopify,
   stripe,
+  shopifyPayments,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
