@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { configSchema, type FieldSpec, mappingSchema } from '../../src/config/schema.js';
 import { normalizeColumnName } from '../../src/mapping/column-name.js';
+import { compileJsonPath } from '../../src/mapping/json-path.js';
 import { detectJsonPreset, detectPreset, findPreset, presets } from '../../src/mapping/presets/index.js';
 import type { Preset } from '../../src/mapping/presets/types.js';
 import { recordFields } from '../../src/record/fields.js';
@@ -22,8 +23,12 @@ const csvFixtures = [
   { preset: 'stripe', file: 'unified_payments.csv', headerLine: 1, delimiter: ',' },
   { preset: 'paypal', file: 'Download.CSV', headerLine: 1, delimiter: ',' },
   { preset: 'paypal-pt-br', file: 'paypal.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'shopify-payments', file: 'payment_transactions_export_1.csv', headerLine: 1, delimiter: ',' },
 ] as const;
-const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
+const jsonFixtures = [
+  { preset: 'meta-capi', file: 'events.jsonl' },
+  { preset: 'ga4', file: 'events.jsonl' },
+] as const;
 
 function readText(path: string): string {
   const bytes = readFileSync(path);
@@ -54,15 +59,6 @@ function alternatives(spec: FieldSpec | undefined, key: 'column' | 'path'): stri
   if (typeof spec === 'string') return key === 'column' ? [spec] : [];
   const value = spec[key];
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
-
-function hasPath(object: Record<string, unknown>, path: string): boolean {
-  let node: unknown = object;
-  for (const key of path.split('.')) {
-    if (typeof node !== 'object' || node === null || !(key in node)) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return true;
 }
 
 describe('detectPreset', () => {
@@ -116,6 +112,32 @@ describe('detectPreset', () => {
     ],
   ])('finds no preset for %s', (_label, header) => {
     expect(detectPreset(header)).toEqual({ candidates: [] });
+  });
+
+  it('detects the older Stripe payments.csv layout (no id, no Amount Refunded) as stripe', () => {
+    const header = readText(join(fixturesDir, 'stripe/layouts/payments.csv')).split(/\r?\n/)[0]!.split(';');
+    expect(header).not.toContain('id');
+    expect(detectPreset(header)).toEqual({
+      match: presetNamed('stripe'),
+      candidates: [presetNamed('stripe')],
+    });
+    // Without the zone-named date column, Amount and Currency alone are no Stripe export.
+    expect(detectPreset(['id', 'Amount', 'Currency', 'Status']).candidates.map((p) => p.name)).not.toContain(
+      'stripe',
+    );
+  });
+
+  it.each([
+    ['the 18-column EU layout (Payout ID, VAT)', ',Payout ID,', ',VAT'],
+    ['the older 13-column layout', ',Payout ID,', ''],
+  ])('detects %s of the Shopify Payments export', (_label, payoutId, vat) => {
+    const base =
+      'Transaction Date,Type,Order,Card Brand,Card Source,Payout Status,Payout Date,Available On,Amount,Fee,Net,' +
+      'Checkout,Payment Method Name,Presentment Amount,Presentment Currency,Currency';
+    let header = base.replace(',Payout Date,', `,Payout Date${payoutId}`) + vat;
+    if (vat === '')
+      header = header.replace(',Checkout,Payment Method Name,Presentment Amount,Presentment Currency', '');
+    expect(detectPreset(header.split(',')).candidates.map((p) => p.name)).toEqual(['shopify-payments']);
   });
 
   it('never offers a JSON-lines preset for a CSV header', () => {
@@ -190,15 +212,26 @@ describe('preset fields against fixture headers', () => {
       expect(header.has(normalizeColumnName(preset.mapping.foldBy))).toBe(true);
   });
 
-  it.each(jsonFixtures)('$preset: every path exists in the first object', (fixture) => {
+  // The first object the preset keeps: a GA4 file starts with page_view rows, which have no revenue paths.
+  it.each(jsonFixtures)('$preset: every path exists in the first object it keeps', (fixture) => {
     const preset = presetNamed(fixture.preset);
-    const first = readFirstObject(fixture);
+    const kept = readText(join(fixturesDir, fixture.preset, fixture.file))
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((object) =>
+        (preset.mapping.keep ?? []).every((rule) => {
+          const value = String(compileJsonPath(rule.path ?? '').get(object) ?? '').toLowerCase();
+          return rule.in?.some((v) => v.toLowerCase() === value) ?? true;
+        }),
+      );
+    expect(kept).toBeDefined();
     const fields = preset.mapping.fields ?? {};
     for (const field of recordFields) {
       const paths = alternatives(fields[field], 'path');
       if (paths.length === 0) continue;
       expect(
-        paths.some((p) => hasPath(first, p)),
+        paths.some((p) => compileJsonPath(p).has(kept)),
         `${field}: ${paths.join(' | ')}`,
       ).toBe(true);
     }

@@ -1,6 +1,7 @@
 // The built-in presets, and header-based detection: which preset an input file most likely comes from.
 import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
+import { ga4 } from './ga4.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
 import { linkedin } from './linkedin.js';
@@ -9,6 +10,7 @@ import { metaCapi } from './meta-capi.js';
 import { microsoftAds } from './microsoft-ads.js';
 import { paypal, paypalPtBr } from './paypal.js';
 import { shopify } from './shopify.js';
+import { shopifyPayments } from './shopify-payments.js';
 import { stripe } from './stripe.js';
 import { tiktok } from './tiktok.js';
 import type { Preset } from './types.js';
@@ -27,6 +29,8 @@ export const presets: readonly Preset[] = [
   stripe,
   paypal,
   paypalPtBr,
+  shopifyPayments,
+  ga4,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */

@@ -10,8 +10,10 @@ export const stripe: Preset = {
   policy: 'captured ch_/py_ charges with Status Paid or (partially) Refunded: Amount less Amount Refunded',
   seen: 'real',
   format: 'csv',
+  // No `id` required: the older `payments.csv` (`;`, no id, no Amount Refunded) is the same export.
+  // The zone-named date column is what makes it Stripe's.
   detect: {
-    all: ['id', 'Amount', 'Currency'],
+    all: ['Amount', 'Currency'],
     any: ['Created date (UTC)', 'Created (UTC)'],
   },
   mapping: {
@@ -47,5 +49,8 @@ export const stripe: Preset = {
     'Only captured charges count: a ch_/py_ id, Status Paid/Refunded, Captured true. Failed, canceled, pending ' +
       '(ACH) and requires_* rows, and id-less PaymentIntent rows, are skipped. Amount Refunded comes off the Amount ' +
       '(refunds: net); a payment refunded in full is skipped.',
+    'The older `payments.csv` layout (`;`, no `id`, no `Amount Refunded`, no `Customer Email`) is read too: every ' +
+      'captured Paid row counts at its Amount, without conversionId; it has no e-mail, so map ' +
+      '`mapping.fields.serviceId` to a metadata column or use mapping.lookup.',
   ],
 };
