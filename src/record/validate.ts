@@ -54,6 +54,8 @@ export interface Validator {
 }
 
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
+/** An e-mail address inside other text (`Ann Lee (ann@example.com)`), for `transform: email`. */
+const EMAIL_INSIDE = /[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+/;
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
 /**
@@ -314,7 +316,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         }
       }
 
-      const email = textOf(c.conversionEmail, 'lowercase');
+      const email = textOf(textOf(c.conversionEmail, f.conversionEmail.spec.transform), 'lowercase');
       if (email !== undefined) {
         if (SHA256_HEX.test(email)) {
           issue(
@@ -451,7 +453,7 @@ function offsetZone(raw: string): string | undefined {
 
 function textOf(
   value: unknown,
-  transform: 'trim' | 'lowercase' | 'uppercase' | undefined,
+  transform: 'trim' | 'lowercase' | 'uppercase' | 'email' | undefined,
 ): string | undefined {
   if (value === undefined || value === null) return undefined;
   let text: string;
@@ -462,6 +464,7 @@ function textOf(
   if (text === '') return undefined;
   if (transform === 'lowercase') return text.toLowerCase();
   if (transform === 'uppercase') return text.toUpperCase();
+  if (transform === 'email') return EMAIL_INSIDE.exec(text)?.[0] ?? text;
   return text;
 }
 
