@@ -68,6 +68,8 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
   it('is detected from the header when the config names no preset', async () => {
     const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
     const { preset: _named, ...mapping } = config.mapping;
+    // The config is written elsewhere: a lookup file (relative to the config) keeps pointing at the fixture's.
+    if (mapping.lookup) mapping.lookup = { ...mapping.lookup, file: path.join(dir, mapping.lookup.file) };
     const unnamed = path.join(work, `${preset}-detect.json`);
     // Only the fields the preset cannot know (e.g. serviceId) are left: they override the detected preset.
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
@@ -82,6 +84,8 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
   it.each(layouts)('detects the layout %s', async (layout) => {
     const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
     const { preset: _named, ...mapping } = config.mapping;
+    // The config is written elsewhere: a lookup file (relative to the config) keeps pointing at the fixture's.
+    if (mapping.lookup) mapping.lookup = { ...mapping.lookup, file: path.join(dir, mapping.lookup.file) };
     const unnamed = path.join(work, `${preset}-${path.basename(layout)}.json`);
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
     const result = await runCli(['push', layout, '-c', unnamed, '--check', '--json']);

@@ -20,6 +20,8 @@ const csvFixtures = [
   { preset: 'linkedin', file: 'offline-conversions.csv', headerLine: 1, delimiter: ',' },
   { preset: 'shopify', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
   { preset: 'stripe', file: 'unified_payments.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'salesforce', file: 'Opportunity.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'salesforce-report', file: 'salesforce_opportunities.csv', headerLine: 1, delimiter: ';' },
 ] as const;
 const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
 

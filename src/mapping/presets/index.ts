@@ -7,6 +7,8 @@ import { linkedin } from './linkedin.js';
 import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
 import { microsoftAds } from './microsoft-ads.js';
+import { salesforce } from './salesforce.js';
+import { salesforceReport } from './salesforce-report.js';
 import { shopify } from './shopify.js';
 import { stripe } from './stripe.js';
 import { tiktok } from './tiktok.js';
@@ -24,6 +26,8 @@ export const presets: readonly Preset[] = [
   linkedin,
   shopify,
   stripe,
+  salesforce,
+  salesforceReport,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
