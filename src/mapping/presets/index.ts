@@ -3,6 +3,7 @@ import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
+import { hubspot } from './hubspot.js';
 import { linkedin } from './linkedin.js';
 import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
@@ -28,6 +29,7 @@ export const presets: readonly Preset[] = [
   stripe,
   salesforce,
   salesforceReport,
+  hubspot,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
