@@ -4,7 +4,13 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { configSchema, type FieldSpec, mappingSchema } from '../../src/config/schema.js';
 import { normalizeColumnName } from '../../src/mapping/column-name.js';
-import { detectJsonPreset, detectPreset, findPreset, nearMisses, presets } from '../../src/mapping/presets/index.js';
+import {
+  detectJsonPreset,
+  detectPreset,
+  findPreset,
+  nearMisses,
+  presets,
+} from '../../src/mapping/presets/index.js';
 import type { Preset } from '../../src/mapping/presets/types.js';
 import { recordFields } from '../../src/record/fields.js';
 
@@ -23,6 +29,7 @@ const csvFixtures = [
   { preset: 'salesforce', file: 'Opportunity.csv', headerLine: 1, delimiter: ',' },
   { preset: 'salesforce-report', file: 'salesforce_opportunities.csv', headerLine: 1, delimiter: ';' },
   { preset: 'hubspot', file: 'hubspot-crm-exports-all-deals-2023-06-01.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'awin', file: 'awin_transactions.csv', headerLine: 1, delimiter: ',' },
 ] as const;
 const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
 

@@ -57,6 +57,6 @@ export const hubspot: Preset = {
     'A won deal with an empty or 0 Amount is skipped (Amount: (empty) / Amount: not matching [1-9]).',
     'The export has no currency column unless multi-currency is on: set `currency`, or map ' +
       '`mapping.fields.conversionCurrency` to the deal currency column. Close ' +
-      'Date has no zone: set `timezone` to the exporting user\'s zone.',
+      "Date has no zone: set `timezone` to the exporting user's zone.",
   ],
 };

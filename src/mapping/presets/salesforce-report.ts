@@ -6,9 +6,10 @@ export const salesforceReport: Preset = {
   title: 'Salesforce opportunity report CSV (Reports > Export, Details Only; UI labels)',
   description:
     'An opportunity report exported as CSV: UI labels (Opportunity ID, Stage, Amount Currency, Amount, ' +
-    'Probability (%), Close Date) in the user\'s locale: delimiter, decimal mark and date order follow it ' +
+    "Probability (%), Close Date) in the user's locale: delimiter, decimal mark and date order follow it " +
     '(Dutch: `;`, `13884,00`, `31-1-2019`). 15-character ids. No e-mail column unless added to the report.',
-  policy: 'opportunities at Probability (%) 100 (closed won) with an Amount: Amount in Amount Currency, dated Close Date',
+  policy:
+    'opportunities at Probability (%) 100 (closed won) with an Amount: Amount in Amount Currency, dated Close Date',
   seen: 'real',
   format: 'csv',
   detect: {
@@ -20,7 +21,10 @@ export const salesforceReport: Preset = {
     fields: {
       conversionName: { value: 'Opportunity won' },
       // Dates follow the user's locale; only forms whose separator tells the order are listed (nl/de/ISO/US).
-      conversionDatetime: { column: 'Close Date', format: ['d-M-yyyy', 'd.M.yyyy', 'yyyy-MM-dd', 'M/d/yyyy'] },
+      conversionDatetime: {
+        column: 'Close Date',
+        format: ['d-M-yyyy', 'd.M.yyyy', 'yyyy-MM-dd', 'M/d/yyyy'],
+      },
       // The decimal mark follows the locale too: inferred per value (an ambiguous `1,234` is rejected).
       conversionValue: 'Amount',
       conversionCurrency: { column: 'Amount Currency', transform: 'uppercase' },
@@ -34,14 +38,14 @@ export const salesforceReport: Preset = {
     ],
   },
   notes: [
-    'No e-mail and no visitor id in the report: the run stops until you supply one. Add the contact\'s e-mail ' +
+    "No e-mail and no visitor id in the report: the run stops until you supply one. Add the contact's e-mail " +
       'to the report and map `mapping.fields.conversionEmail`, or take it from another export by Opportunity ID ' +
       '(`mapping.lookup: { file: "contact-roles.csv", key: "Opportunity ID", match: "Opportunity ID" }`, ' +
       '`conversionEmail: { lookup: "Email" }`), or map `mapping.fields.serviceId` to a field holding the visitor id.',
     'Won = Probability (%) 100 (a report has no IsWon; stage names are per org). A won deal with an empty or 0 ' +
       'Amount is skipped. Include Opportunity ID in the report: it is the record id.',
-    'Dates and numbers follow the exporting user\'s locale: d-M-yyyy, d.M.yyyy, yyyy-MM-dd and M/d/yyyy are read; ' +
-      'for d/M/yyyy (en_GB) override `conversionDatetime.format`. Set `timezone` to the org\'s zone. Without an ' +
+    "Dates and numbers follow the exporting user's locale: d-M-yyyy, d.M.yyyy, yyyy-MM-dd and M/d/yyyy are read; " +
+      "for d/M/yyyy (en_GB) override `conversionDatetime.format`. Set `timezone` to the org's zone. Without an " +
       'Amount Currency column (single-currency org) set `currency`.',
     'A Classic export footer ("Grand Totals", "Confidential Information", "Copyright") is rejected as invalid ' +
       'rows: export Details Only or cut it.',

@@ -8,7 +8,8 @@ export const salesforce: Preset = {
     'Opportunity.csv of the weekly Data Export (Setup > Data Export) or a Data Loader export: API names (Id, ' +
     'StageName, Amount, CloseDate, IsWon, CurrencyIsoCode), IsWon 1/0 or true/false, CloseDate ' +
     '`yyyy-MM-dd 00:00:00`, Amount with a dot decimal. It holds no e-mail: link it to Contact.csv with mapping.lookup.',
-  policy: 'won opportunities (IsWon 1/true, not deleted) with an Amount: Amount in CurrencyIsoCode, dated CloseDate',
+  policy:
+    'won opportunities (IsWon 1/true, not deleted) with an Amount: Amount in CurrencyIsoCode, dated CloseDate',
   seen: 'real',
   format: 'csv',
   detect: {
@@ -46,7 +47,7 @@ export const salesforce: Preset = {
       'contacts gives its first). Or map `mapping.fields.serviceId` to a custom field holding the CRM visitor id.',
     'Only won opportunities count (IsWon 1/true; IsDeleted rows skipped). A won opportunity with an empty or 0 ' +
       'Amount is skipped (Amount: (empty) / Amount: not matching [1-9]).',
-    'CloseDate is a date: set `timezone` to the org\'s zone (otherwise UTC midnight). A single-currency org has ' +
+    "CloseDate is a date: set `timezone` to the org's zone (otherwise UTC midnight). A single-currency org has " +
       'no CurrencyIsoCode: set `currency`.',
     'Report exports (UI labels: Opportunity ID, Stage, Close Date) are the `salesforce-report` preset.',
   ],
