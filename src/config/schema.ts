@@ -211,6 +211,15 @@ export const mappingSchema = z
         });
       }
     }
+    // E-mails are lower-cased anyway: of the transforms, only `email` (pick the address out) applies.
+    const email = mapping.fields.conversionEmail;
+    if (typeof email === 'object' && email.transform !== undefined && email.transform !== 'email') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fields', 'conversionEmail', 'transform'],
+        message: `conversionEmail does not use transform ${email.transform} (only transform: email applies)`,
+      });
+    }
   });
 export type WrittenMapping = z.infer<typeof mappingSchema>;
 export type MappingInput = z.input<typeof mappingSchema>;
