@@ -47,7 +47,7 @@ export const salesforceReport: Preset = {
     "Dates and numbers follow the exporting user's locale: d-M-yyyy, d.M.yyyy, yyyy-MM-dd and M/d/yyyy are read; " +
       "for d/M/yyyy (en_GB) override `conversionDatetime.format`. Set `timezone` to the org's zone. Without an " +
       'Amount Currency column (single-currency org) set `currency`.',
-    'A Classic export footer ("Grand Totals", "Confidential Information", "Copyright") is rejected as invalid ' +
-      'rows: export Details Only or cut it.',
+    'A Classic export footer ("Grand Totals", "Confidential Information", "Copyright") is not data (its rows are ' +
+      'skipped or rejected): export Details Only or cut it.',
   ],
 };
