@@ -3,7 +3,12 @@
 import { z } from 'zod';
 import { type RecordField, recordFields } from '../record/fields.js';
 
-const transformSchema = z.enum(['trim', 'lowercase', 'uppercase']);
+/**
+ * Text transforms applied after trimming. `email`: the first e-mail address in the cell, for columns that
+ * wrap it (HubSpot's `Ann Lee (ann@example.com); Bob (bob@example.com)` -> `ann@example.com`); a cell
+ * without one is left as written (and rejected as an invalid e-mail).
+ */
+const transformSchema = z.enum(['trim', 'lowercase', 'uppercase', 'email']);
 
 /** One field's source: a column (CSV; alternatives allowed, the first present wins), a path (JSON lines) or a constant. */
 export const fieldSpecObjectSchema = z
@@ -54,7 +59,7 @@ export const fieldKeys: Record<RecordField, readonly string[]> = {
   serviceId: [...sourceKeys, 'transform'],
   conversionId: [...sourceKeys, 'transform'],
   conversionName: [...sourceKeys, 'transform'],
-  conversionEmail: sourceKeys,
+  conversionEmail: [...sourceKeys, 'transform'],
 };
 
 /** The keys of `spec` that `field` does not read, as `key (read by f1, f2)` texts. */
@@ -205,6 +210,15 @@ export const mappingSchema = z
           message: `${field} does not use ${key}`,
         });
       }
+    }
+    // E-mails are lower-cased anyway: of the transforms, only `email` (pick the address out) applies.
+    const email = mapping.fields.conversionEmail;
+    if (typeof email === 'object' && email.transform !== undefined && email.transform !== 'email') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fields', 'conversionEmail', 'transform'],
+        message: `conversionEmail does not use transform ${email.transform} (only transform: email applies)`,
+      });
     }
   });
 export type WrittenMapping = z.infer<typeof mappingSchema>;

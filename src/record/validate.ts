@@ -56,6 +56,8 @@ export interface Validator {
 const EMAIL = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+$/;
 /** A number in a spreadsheet's scientific notation (`1.23457E+21`, `1,23456765432346E+021`): never an exact id. */
 const SPREADSHEET_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i;
+/** An e-mail address inside other text (`Ann Lee (ann@example.com)`), for `transform: email`. */
+const EMAIL_INSIDE = /[^\s@"<>(),;:]+@[^\s@"<>(),;:]+\.[^\s@"<>(),;:]+/;
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
 /**
@@ -316,7 +318,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         }
       }
 
-      const email = textOf(c.conversionEmail, 'lowercase');
+      const email = textOf(textOf(c.conversionEmail, f.conversionEmail.spec.transform), 'lowercase');
       if (email !== undefined) {
         if (SHA256_HEX.test(email)) {
           issue(
@@ -464,7 +466,7 @@ function offsetZone(raw: string): string | undefined {
 
 function textOf(
   value: unknown,
-  transform: 'trim' | 'lowercase' | 'uppercase' | undefined,
+  transform: 'trim' | 'lowercase' | 'uppercase' | 'email' | undefined,
 ): string | undefined {
   if (value === undefined || value === null) return undefined;
   let text: string;
@@ -475,6 +477,7 @@ function textOf(
   if (text === '') return undefined;
   if (transform === 'lowercase') return text.toLowerCase();
   if (transform === 'uppercase') return text.toUpperCase();
+  if (transform === 'email') return EMAIL_INSIDE.exec(text)?.[0] ?? text;
   return text;
 }
 

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { configSchema, type FieldSpec, mappingSchema } from '../../src/config/schema.js';
 import { normalizeColumnName } from '../../src/mapping/column-name.js';
 import { compileJsonPath } from '../../src/mapping/json-path.js';
-import { detectJsonPreset, detectPreset, findPreset, presets } from '../../src/mapping/presets/index.js';
+import {
+  detectJsonPreset,
+  detectPreset,
+  findPreset,
+  nearMisses,
+  presets,
+} from '../../src/mapping/presets/index.js';
 import type { Preset } from '../../src/mapping/presets/types.js';
 import { recordFields } from '../../src/record/fields.js';
 
@@ -24,6 +30,10 @@ const csvFixtures = [
   { preset: 'paypal', file: 'Download.CSV', headerLine: 1, delimiter: ',' },
   { preset: 'paypal-pt-br', file: 'paypal.csv', headerLine: 1, delimiter: ',' },
   { preset: 'shopify-payments', file: 'payment_transactions_export_1.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'salesforce', file: 'Opportunity.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'salesforce-report', file: 'salesforce_opportunities.csv', headerLine: 1, delimiter: ';' },
+  { preset: 'hubspot', file: 'hubspot-crm-exports-all-deals-2023-06-01.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'awin', file: 'awin_transactions.csv', headerLine: 1, delimiter: ',' },
 ] as const;
 const jsonFixtures = [
   { preset: 'meta-capi', file: 'events.jsonl' },
@@ -265,4 +275,48 @@ describe('fixture expectations', () => {
       expect(expected.invalid.length).toBeGreaterThanOrEqual(1);
     },
   );
+});
+
+describe('CRM exports: other real layouts', () => {
+  it('reads a HubSpot view export (9 columns) as hubspot, and names what a stage-less export lacks', () => {
+    const view = [
+      'Record ID',
+      'Deal Name',
+      'Deal Stage',
+      'Close Date',
+      'Deal owner',
+      'Amount',
+      'Closed Lost Reason',
+      'Last Modified Date',
+      'Create Date',
+    ];
+    expect(detectPreset(view).match?.name).toBe('hubspot');
+    // Record ID, Deal Name, Simpro Quote Id, Amount: no stage, so won deals cannot be told: no preset.
+    const fourColumns = ['Record ID', 'Deal Name', 'Simpro Quote Id', 'Amount'];
+    expect(detectPreset(fourColumns).candidates).toEqual([]);
+    const miss = nearMisses(fourColumns).find((m) => m.preset.name === 'hubspot');
+    expect(miss?.missing[0]).toBe('Deal Stage');
+  });
+
+  it('tells the Salesforce object export (API names, re-saved too) from the report export (UI labels)', () => {
+    const resaved =
+      'Id,AccountId,Name,Description,StageName,Amount,Probability,ExpectedRevenue,CloseDate,NextStep,LeadSource,IsClosed,IsWon,CreatedDate'.split(
+        ',',
+      );
+    expect(detectPreset(resaved).match?.name).toBe('salesforce');
+    const report = [
+      'Opportunity Owner',
+      'Opportunity Name',
+      'Account Name',
+      'Stage',
+      'Amount Currency',
+      'Amount',
+      'Probability (%)',
+      'Close Date',
+      'Opportunity ID',
+    ];
+    expect(detectPreset(report).match?.name).toBe('salesforce-report');
+    // A report without Probability (%) cannot tell won deals: not taken for one.
+    expect(detectPreset(report.filter((c) => c !== 'Probability (%)')).match).toBeUndefined();
+  });
 });

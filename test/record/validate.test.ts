@@ -129,6 +129,24 @@ describe('createValidator', () => {
     if (!result.ok && 'issues' in result) expect(result.issues[0]?.value).toBe('j***@nowhere');
   });
 
+  it('takes the first e-mail address out of a cell with transform: email', () => {
+    const v = validator({ fields: { conversionEmail: { column: 'Email', transform: 'email' } } });
+    expect(v({ ...good, Email: 'Ann Lee (Ann@Example.com);Bob Ray (bob@example.org)' })).toMatchObject({
+      ok: true,
+      record: { conversionEmail: 'ann@example.com' },
+    });
+    expect(v({ ...good, Email: 'cy@example.net' })).toMatchObject({
+      ok: true,
+      record: { conversionEmail: 'cy@example.net' },
+    });
+    // A cell with no address is left as written, so it is rejected rather than sent without a link.
+    const none = v({ ...good, Visitor: '', Email: 'Ann Lee' });
+    expect(none.ok).toBe(false);
+    if (!none.ok && 'issues' in none) expect(none.issues.map((i) => i.reason)).toContain('invalid e-mail');
+    // Without the transform the wrapped form is not an e-mail.
+    expect(validator()({ ...good, Email: 'Ann Lee (ann@example.com)' }).ok).toBe(false);
+  });
+
   it('lower-cases and trims e-mails, accepts negatives when allowed, honours decimal and scale', () => {
     expect(validator()({ ...good, Email: '  Jane.Doe@Example.COM ' })).toMatchObject({
       ok: true,

@@ -1,14 +1,18 @@
 // The built-in presets, and header-based detection: which preset an input file most likely comes from.
 import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
+import { awin } from './awin.js';
 import { ga4 } from './ga4.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
+import { hubspot } from './hubspot.js';
 import { linkedin } from './linkedin.js';
 import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
 import { microsoftAds } from './microsoft-ads.js';
 import { paypal, paypalPtBr } from './paypal.js';
+import { salesforce } from './salesforce.js';
+import { salesforceReport } from './salesforce-report.js';
 import { shopify } from './shopify.js';
 import { shopifyPayments } from './shopify-payments.js';
 import { stripe } from './stripe.js';
@@ -31,6 +35,10 @@ export const presets: readonly Preset[] = [
   paypalPtBr,
   shopifyPayments,
   ga4,
+  salesforce,
+  salesforceReport,
+  hubspot,
+  awin,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
