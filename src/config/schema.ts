@@ -171,8 +171,11 @@ export const mappingSchema = z
       .optional(),
     /** Values used when a row leaves a field empty. */
     defaults: z.object(defaultsShape).strict().default({}),
-    /** Consecutive rows with the same value in this column are one conversion (Shopify line items). */
-    foldBy: z.string().min(1).optional(),
+    /**
+     * Consecutive rows with the same value in this column are one conversion (Shopify line items). A list
+     * names alternatives for exports of several layouts: per file, the first of them the header has.
+     */
+    foldBy: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** Rows to leave out (counted as skipped): a column (CSV) or path (JSON) whose value is one of `in`. */
     skip: z.array(skipRuleSchema).optional(),
     /**

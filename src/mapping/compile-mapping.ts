@@ -88,7 +88,8 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: 
 
   let foldIndex: number | undefined;
   if (merged.foldBy !== undefined && source.format === 'csv') {
-    foldIndex = index.get(normalizeColumnName(merged.foldBy));
+    const columns = Array.isArray(merged.foldBy) ? merged.foldBy : [merged.foldBy];
+    foldIndex = columns.map((column) => index.get(normalizeColumnName(column))).find((i) => i !== undefined);
   }
   return {
     source,

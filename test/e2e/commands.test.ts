@@ -41,6 +41,9 @@ describe('revimport init', () => {
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
 
+  // Presets whose export has no currency column, and the currency their fixture's shop uses.
+  const currencyless: Record<string, string> = { woocommerce: 'USD' };
+
   it.each(presetDirs)('writes a config that reads the %s sample unedited', async (name) => {
     const dir = path.join(root, 'fixtures/presets', name);
     const sample = fixtureInputs(dir)[0]!;
@@ -48,6 +51,13 @@ describe('revimport init', () => {
     const init = await runCli(['init', sample, '--timezone', 'UTC'], { cwd });
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(`preset: ${name}`);
+    // Exports without a currency column: init says so, and the user adds `currency` to the config.
+    const currency = currencyless[name];
+    if (currency !== undefined) {
+      expect(init.stdout).toMatch(/still to do:[\s\S]*missing currency/);
+      const config = path.join(cwd, 'revimport.config.yaml');
+      writeFileSync(config, `${readFileSync(config, 'utf8')}\ncurrency: "${currency}"\n`);
+    }
     const check = await runCli(['push', sample, '--check', '--json'], { cwd });
     if (name === 'meta-capi') {
       // Its only visitor link is a hashed e-mail: init says what to add instead of guessing, and a run
@@ -60,7 +70,8 @@ describe('revimport init', () => {
     expect(check.stderr).not.toMatch(/revimport:/);
     const summary = JSON.parse(check.stdout);
     expect(summary.presets[sample]).toBe(name);
-    expect(init.stdout).toMatch(/first records as they would be sent:\n\{"conversionCurrency"/);
+    if (currency === undefined)
+      expect(init.stdout).toMatch(/first records as they would be sent:\n\{"conversionCurrency"/);
     expect(summary.valid).toBeGreaterThan(0);
   });
 

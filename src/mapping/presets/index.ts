@@ -11,6 +11,7 @@ import { shopify } from './shopify.js';
 import { stripe } from './stripe.js';
 import { tiktok } from './tiktok.js';
 import type { Preset } from './types.js';
+import { woocommerce } from './woocommerce.js';
 
 export type { Preset } from './types.js';
 
@@ -24,6 +25,7 @@ export const presets: readonly Preset[] = [
   linkedin,
   shopify,
   stripe,
+  woocommerce,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
