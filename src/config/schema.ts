@@ -119,7 +119,10 @@ export const keepRuleSchema = z
   });
 export type KeepRule = z.infer<typeof keepRuleSchema>;
 
-/** An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal, unit and scale unless given. */
+/**
+ * An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal, unit and scale unless given;
+ * `remaining: true` when the cell holds what is left after refunds rather than what was refunded.
+ */
 export const deductionSchema = z.union([
   z.string().min(1),
   z
@@ -129,6 +132,11 @@ export const deductionSchema = z.union([
       decimal: z.enum(['.', ',']).optional(),
       unit: z.enum(['major', 'minor']).optional(),
       scale: z.number().positive().finite().optional(),
+      /**
+       * The cell is what is left of the value after refunds (Etsy's `Adjusted Order Total`), not the
+       * amount refunded: the value less it comes off. Empty or 0 means no refund was recorded.
+       */
+      remaining: z.boolean().optional(),
     })
     .strict()
     .refine((spec) => (spec.column === undefined) !== (spec.path === undefined), {

@@ -21,6 +21,7 @@ const csvFixtures = [
   { preset: 'shopify', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
   { preset: 'stripe', file: 'unified_payments.csv', headerLine: 1, delimiter: ',' },
   { preset: 'woocommerce', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'etsy', file: 'EtsySoldOrders.csv', headerLine: 1, delimiter: ',' },
 ] as const;
 const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
 
@@ -123,6 +124,27 @@ describe('detectPreset', () => {
     [
       'a header with all required columns but none of `any`',
       ['Conversion Name', 'Conversion Time', 'Conversion Value'],
+    ],
+    [
+      "Etsy's Sold Order Items download (item rows, no order total)",
+      [
+        'Sale Date',
+        'Item Name',
+        'Buyer',
+        'Quantity',
+        'Price',
+        'Discount Amount',
+        'Order Shipping',
+        'Order Sales Tax',
+      ].concat([
+        'Item Total',
+        'Currency',
+        'Transaction ID',
+        'Listing ID',
+        'Date Paid',
+        'Order ID',
+        'Order Type',
+      ]),
     ],
   ])('finds no preset for %s', (_label, header) => {
     expect(detectPreset(header)).toEqual({ candidates: [] });

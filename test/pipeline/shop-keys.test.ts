@@ -64,3 +64,33 @@ describe('foldBy with alternatives', () => {
     expect(mappingSchema.safeParse({ foldBy: [] }).success).toBe(false);
   });
 });
+
+describe('a remaining deduction (what is left after refunds)', () => {
+  const orders = [
+    'id,total,left,at',
+    '1,67.91,0.00,2024-01-01T00:00:00Z', // no refund recorded: the whole total
+    '2,67.91,48.57,2024-01-01T00:00:00Z', // partly refunded: 48.57 left
+    '3,20.00,,2024-01-01T00:00:00Z', // empty: no refund recorded
+    '4,20.00,25.00,2024-01-01T00:00:00Z', // more left than the total (no refund): the total
+  ].join('\n');
+  const remaining = (refunds: 'net' | 'gross') =>
+    check(file(orders), { fields: fields('id'), refunded: { column: 'left', remaining: true } }, refunds);
+
+  it('sends what is left under refunds: net', async () => {
+    const summary = await remaining('net');
+    expect(summary.valid).toBe(4);
+    expect(summary.totals).toEqual({ USD: 67.91 + 48.57 + 20 + 20 });
+  });
+
+  it('sends the totals under refunds: gross', async () => {
+    const summary = await remaining('gross');
+    expect(summary.totals).toEqual({ USD: 67.91 * 2 + 40 });
+  });
+
+  it('without remaining, the same column is an amount refunded', async () => {
+    const summary = await check(file(orders), { fields: fields('id'), refunded: 'left' });
+    // 67.91 - 0; 67.91 - 48.57; 20 - 0; 20 - 25 (nothing left: skipped).
+    expect([summary.valid, summary.skipped]).toEqual([3, 1]);
+    expect(summary.totals).toEqual({ USD: 67.91 + 19.34 + 20 });
+  });
+});

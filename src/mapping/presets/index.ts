@@ -1,6 +1,7 @@
 // The built-in presets, and header-based detection: which preset an input file most likely comes from.
 import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
+import { etsy } from './etsy.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
 import { linkedin } from './linkedin.js';
@@ -26,6 +27,7 @@ export const presets: readonly Preset[] = [
   shopify,
   stripe,
   woocommerce,
+  etsy,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */

@@ -16,7 +16,7 @@ export const woocommerce: Preset = {
   // The layouts share no column name, so each one's order-total column identifies it (any one of them).
   detect: {
     all: [],
-    any: ['Total Amount', 'Date Paid', 'order_total', 'paid_date', 'Order Total Amount'],
+    any: ['Total Amount', 'order_total', 'Order Total Amount'],
   },
   mapping: {
     preset: 'woocommerce',
