@@ -22,6 +22,8 @@ const csvFixtures = [
   { preset: 'stripe', file: 'unified_payments.csv', headerLine: 1, delimiter: ',' },
   { preset: 'woocommerce', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
   { preset: 'etsy', file: 'EtsySoldOrders.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'lemonsqueezy', file: 'orders.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'gumroad', file: 'Sales.csv', headerLine: 1, delimiter: ',' },
 ] as const;
 const jsonFixtures = [{ preset: 'meta-capi', file: 'events.jsonl' }] as const;
 

@@ -4,6 +4,8 @@ import { compileJsonPath } from '../json-path.js';
 import { etsy } from './etsy.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
+import { gumroad } from './gumroad.js';
+import { lemonsqueezy } from './lemonsqueezy.js';
 import { linkedin } from './linkedin.js';
 import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
@@ -28,6 +30,8 @@ export const presets: readonly Preset[] = [
   stripe,
   woocommerce,
   etsy,
+  lemonsqueezy,
+  gumroad,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
