@@ -48,6 +48,9 @@ LATEST_AHEAD = timedelta(days=1)
 # ---------------------------------------------------------------------------------------------
 FOLDER_CONFIG = {
     'etsy-deborahkim': {'timezone': 'America/New_York', 'date_order': 'MDY'},  # US shop, zone unknown
+    'etsy-orders-epicrae-tsv': {'timezone': 'America/New_York', 'date_order': 'MDY'},  # US shop, zone unknown
+    'etsy-orders-rey-cad-delivery': {'timezone': 'America/New_York', 'date_order': 'MDY'},  # CAD shop, zone unknown
+    'etsy-items-starrysticker': {'timezone': 'America/New_York', 'date_order': 'MDY'},
     'gclid-andrey-generic': {'timezone': 'UTC', 'currency': 'USD'},  # neither zone nor currency known
     'meta-fb-sse-events': {'timezone': 'UTC'},
     'meta-fb-uploader-example': {'timezone': 'UTC'},

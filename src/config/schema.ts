@@ -124,7 +124,10 @@ export const keepRuleSchema = z
   });
 export type KeepRule = z.infer<typeof keepRuleSchema>;
 
-/** An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal, unit and scale unless given. */
+/**
+ * An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal, unit and scale unless given;
+ * `remaining: true` when the cell holds what is left after refunds rather than what was refunded.
+ */
 export const deductionSchema = z.union([
   z.string().min(1),
   z
@@ -134,6 +137,11 @@ export const deductionSchema = z.union([
       decimal: z.enum(['.', ',']).optional(),
       unit: z.enum(['major', 'minor']).optional(),
       scale: z.number().positive().finite().optional(),
+      /**
+       * The cell is what is left of the value after refunds (Etsy's `Adjusted Order Total`), not the
+       * amount refunded: the value less it comes off. Empty or 0 means no refund was recorded.
+       */
+      remaining: z.boolean().optional(),
     })
     .strict()
     .refine((spec) => (spec.column === undefined) !== (spec.path === undefined), {
@@ -176,8 +184,11 @@ export const mappingSchema = z
       .optional(),
     /** Values used when a row leaves a field empty. */
     defaults: z.object(defaultsShape).strict().default({}),
-    /** Consecutive rows with the same value in this column are one conversion (Shopify line items). */
-    foldBy: z.string().min(1).optional(),
+    /**
+     * Consecutive rows with the same value in this column are one conversion (Shopify line items). A list
+     * names alternatives for exports of several layouts: per file, the first of them the header has.
+     */
+    foldBy: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** Rows to leave out (counted as skipped): a column (CSV) or path (JSON) whose value is one of `in`. */
     skip: z.array(skipRuleSchema).optional(),
     /**

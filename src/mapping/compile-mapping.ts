@@ -54,6 +54,8 @@ export interface BoundDeduction {
   unit: 'major' | 'minor' | undefined;
   /** The value's multiplier (micros), unless the deduction gives its own. */
   scale: number | undefined;
+  /** The cell is the amount left after refunds (0 or empty: none recorded), not the amount refunded. */
+  remaining: boolean;
 }
 
 export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: LookupTable): BoundMapping {
@@ -88,7 +90,8 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: 
 
   let foldIndex: number | undefined;
   if (merged.foldBy !== undefined && source.format === 'csv') {
-    foldIndex = index.get(normalizeColumnName(merged.foldBy));
+    const columns = Array.isArray(merged.foldBy) ? merged.foldBy : [merged.foldBy];
+    foldIndex = columns.map((column) => index.get(normalizeColumnName(column))).find((i) => i !== undefined);
   }
   return {
     source,
@@ -313,6 +316,7 @@ function bindDeduction(
     decimal: (typeof deduction === 'string' ? undefined : deduction.decimal) ?? value?.decimal,
     unit: (typeof deduction === 'string' ? undefined : deduction.unit) ?? value?.unit,
     scale: (typeof deduction === 'string' ? undefined : deduction.scale) ?? value?.scale,
+    remaining: typeof deduction !== 'string' && deduction.remaining === true,
   };
 }
 

@@ -24,7 +24,7 @@ export interface MergedMapping {
   preset: Preset | undefined;
   fields: Partial<Record<RecordField, MergedField>>;
   defaults: Partial<Record<RecordField, string | number>>;
-  foldBy: string | undefined;
+  foldBy: string | string[] | undefined;
   /** The user's skip rules replace the preset's. */
   skip: SkipRule[];
   sumBy: string[] | undefined;

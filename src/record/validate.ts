@@ -227,7 +227,14 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       const cells = c[deductionCells];
       let deducted = { refunded: 0, unpaid: 0 };
       if (cells && value !== undefined && currency !== undefined) {
-        const refunded = netRefunds ? amountOf(bound.refunded, cells.refunded, currency) : 0;
+        let refunded = netRefunds ? amountOf(bound.refunded, cells.refunded, currency) : 0;
+        // A `remaining` cell is what is left after refunds: the refund is the value less it (none when 0).
+        if (bound.refunded?.remaining && typeof refunded === 'number' && refunded > 0) {
+          refunded = Math.max(
+            0,
+            fromMinorUnits(toMinorUnits(value, currency) - toMinorUnits(refunded, currency), currency),
+          );
+        }
         const unpaid = amountOf(bound.unpaid, cells.unpaid, currency);
         for (const [deduction, amount] of [
           [bound.refunded, refunded],

@@ -28,6 +28,12 @@ const cases = readdirSync(presetsDir, { withFileTypes: true })
     };
   });
 
+/** The config moves to a temporary folder: its lookup file (relative to the fixture) becomes absolute. */
+function withLookupFrom(dir: string, mapping: Record<string, unknown>): Record<string, unknown> {
+  const lookup = mapping.lookup as { file: string } | undefined;
+  return lookup ? { ...mapping, lookup: { ...lookup, file: path.resolve(dir, lookup.file) } } : mapping;
+}
+
 const key = 'preset-test-key';
 let receiver: Receiver;
 let work: string;
@@ -67,9 +73,7 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
 
   it('is detected from the header when the config names no preset', async () => {
     const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
-    const { preset: _named, ...mapping } = config.mapping;
-    // The config moves to another folder: its lookup file stays where it is.
-    if (mapping.lookup) mapping.lookup.file = path.resolve(dir, mapping.lookup.file);
+    const { preset: _named, ...mapping } = withLookupFrom(dir, config.mapping);
     const unnamed = path.join(work, `${preset}-detect.json`);
     // Only the fields the preset cannot know (e.g. serviceId) are left: they override the detected preset.
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
@@ -83,8 +87,7 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
   // from the header alone, and read without an invalid row.
   it.each(layouts)('detects the layout %s', async (layout) => {
     const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
-    const { preset: _named, ...mapping } = config.mapping;
-    if (mapping.lookup) mapping.lookup.file = path.resolve(dir, mapping.lookup.file);
+    const { preset: _named, ...mapping } = withLookupFrom(dir, config.mapping);
     const unnamed = path.join(work, `${preset}-${path.basename(layout)}.json`);
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
     const result = await runCli(['push', layout, '-c', unnamed, '--check', '--json']);

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectPreset, nearMisses, presets } from '../../src/mapping/presets/index.js';
+import { detectPreset, nearMisses } from '../../src/mapping/presets/index.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { tempDir } from '../helpers/cli.js';
 import { testSettings } from '../helpers/settings.js';
@@ -45,17 +45,19 @@ describe('nearMisses', () => {
   });
 
   it('works on the first object of JSON lines, by path', () => {
-    const capi = presets.find((p) => p.name === 'meta-capi')!;
-    const [first, ...rest] = capi.detect.all;
-    const object: Record<string, unknown> = {};
-    for (const p of rest) {
-      let node = object;
-      const parts = p.split('.');
-      for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
-      node[parts.at(-1)!] = 'x';
-    }
-    const near = nearMisses(object).find((m) => m.preset.name === 'meta-capi');
-    if (capi.detect.all.length >= 2) expect(near?.missing).toEqual([first]);
+    // A GA4 BigQuery row whose export dropped user_pseudo_id (a custom query's SELECT).
+    const row = {
+      event_name: 'purchase',
+      event_timestamp: '1717243200123456',
+      event_params: [],
+      event_date: '20240601',
+    };
+    expect(nearMisses(row).find((m) => m.preset.name === 'ga4')?.missing).toEqual(['user_pseudo_id']);
+    // Meta CAPI without custom_data: one of its four paths.
+    const capi = { event_name: 'Purchase', event_time: 1717243200, user_data: {} };
+    expect(nearMisses(capi).find((m) => m.preset.name === 'meta-capi')?.missing).toEqual([
+      'custom_data.value',
+    ]);
   });
 
   it('sorts the closest first', () => {

@@ -34,6 +34,10 @@ const csvFixtures = [
   { preset: 'salesforce-report', file: 'salesforce_opportunities.csv', headerLine: 1, delimiter: ';' },
   { preset: 'hubspot', file: 'hubspot-crm-exports-all-deals-2023-06-01.csv', headerLine: 1, delimiter: ',' },
   { preset: 'awin', file: 'awin_transactions.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'woocommerce', file: 'orders_export.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'etsy', file: 'EtsySoldOrders.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'lemonsqueezy', file: 'orders.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'gumroad', file: 'Sales.csv', headerLine: 1, delimiter: ',' },
 ] as const;
 const jsonFixtures = [
   { preset: 'meta-capi', file: 'events.jsonl' },
@@ -51,6 +55,17 @@ function readHeader(fixture: (typeof csvFixtures)[number]): string[] {
   const lines = readText(join(fixturesDir, fixture.preset, fixture.file)).split(/\r?\n/);
   const rows = parse(lines[fixture.headerLine - 1] ?? '', { delimiter: fixture.delimiter }) as string[][];
   return (rows[0] ?? []).map((cell) => cell.trim());
+}
+
+/** The header cells of each file in a fixture's layouts/ folder (first line; tab- or comma-separated). */
+function layoutHeaders(preset: string): string[] {
+  const dir = join(fixturesDir, preset, 'layouts');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const first = readText(join(dir, name)).split(/\r?\n/)[0] ?? '';
+    const rows = parse(first, { delimiter: first.includes('\t') ? '\t' : ',' }) as string[][];
+    return (rows[0] ?? []).map((cell) => cell.trim());
+  });
 }
 
 function readFirstObject(fixture: (typeof jsonFixtures)[number]): Record<string, unknown> {
@@ -119,6 +134,27 @@ describe('detectPreset', () => {
     [
       'a header with all required columns but none of `any`',
       ['Conversion Name', 'Conversion Time', 'Conversion Value'],
+    ],
+    [
+      "Etsy's Sold Order Items download (item rows, no order total)",
+      [
+        'Sale Date',
+        'Item Name',
+        'Buyer',
+        'Quantity',
+        'Price',
+        'Discount Amount',
+        'Order Shipping',
+        'Order Sales Tax',
+      ].concat([
+        'Item Total',
+        'Currency',
+        'Transaction ID',
+        'Listing ID',
+        'Date Paid',
+        'Order ID',
+        'Order Type',
+      ]),
     ],
   ])('finds no preset for %s', (_label, header) => {
     expect(detectPreset(header)).toEqual({ candidates: [] });
@@ -208,7 +244,10 @@ describe('preset definitions', () => {
 describe('preset fields against fixture headers', () => {
   it.each(csvFixtures)('$preset: every column reference has an alternative in the header', (fixture) => {
     const preset = presetNamed(fixture.preset);
-    const header = new Set(readHeader(fixture).map(normalizeColumnName));
+    // A preset reading several layouts (layouts/ beside the fixture) may name columns only those have.
+    const header = new Set(
+      [...readHeader(fixture), ...layoutHeaders(fixture.preset)].map(normalizeColumnName),
+    );
     const fields = preset.mapping.fields ?? {};
     for (const field of recordFields) {
       const columns = alternatives(fields[field], 'column');
@@ -218,8 +257,10 @@ describe('preset fields against fixture headers', () => {
         `${field}: ${columns.join(' | ')}`,
       ).toBe(true);
     }
-    if (preset.mapping.foldBy !== undefined)
-      expect(header.has(normalizeColumnName(preset.mapping.foldBy))).toBe(true);
+    if (preset.mapping.foldBy !== undefined) {
+      const foldBy = [preset.mapping.foldBy].flat();
+      expect(foldBy.some((c) => header.has(normalizeColumnName(c)))).toBe(true);
+    }
   });
 
   // The first object the preset keeps: a GA4 file starts with page_view rows, which have no revenue paths.

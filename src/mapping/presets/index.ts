@@ -2,10 +2,13 @@
 import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
 import { awin } from './awin.js';
+import { etsy } from './etsy.js';
 import { ga4 } from './ga4.js';
 import { googleAds } from './google-ads.js';
 import { googleAdsReport } from './google-ads-report.js';
+import { gumroad } from './gumroad.js';
 import { hubspot } from './hubspot.js';
+import { lemonsqueezy } from './lemonsqueezy.js';
 import { linkedin } from './linkedin.js';
 import { meta } from './meta.js';
 import { metaCapi } from './meta-capi.js';
@@ -18,6 +21,7 @@ import { shopifyPayments } from './shopify-payments.js';
 import { stripe } from './stripe.js';
 import { tiktok } from './tiktok.js';
 import type { Preset } from './types.js';
+import { woocommerce } from './woocommerce.js';
 
 export type { Preset } from './types.js';
 
@@ -39,6 +43,10 @@ export const presets: readonly Preset[] = [
   salesforceReport,
   hubspot,
   awin,
+  woocommerce,
+  etsy,
+  lemonsqueezy,
+  gumroad,
 ];
 
 /** The outcome of detection: `match` when exactly one preset scores best, else every tied best candidate. */
