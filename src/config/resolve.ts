@@ -69,11 +69,12 @@ export function resolveSettings(input: ResolveInput): Resolved {
 
   let mapping = input.mappingFile ?? config.mapping;
   if (flags.preset) mapping = { fields: {}, defaults: {}, ...mapping, preset: flags.preset };
-  if (mapping?.lookup) {
-    // The lookup file is named relative to the config file (a -m mapping file: the working directory).
-    const base = input.mappingFile ? input.cwd : input.configDir;
-    mapping = { ...mapping, lookup: { ...mapping.lookup, file: path.resolve(base, mapping.lookup.file) } };
-  }
+  // The lookup file is named relative to the config file (a -m mapping file: the working directory);
+  // messages keep naming it as written.
+  const lookupPath =
+    mapping?.lookup === undefined
+      ? undefined
+      : path.resolve(input.mappingFile ? input.cwd : input.configDir, mapping.lookup.file);
 
   const baseUrl = flags.baseUrl ?? nonEmpty(env.REVIMPORT_BASE_URL) ?? config.baseUrl;
   const format = flags.format ?? config.format;
@@ -85,6 +86,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     apiKey,
     mapping,
+    lookupPath,
     rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
     statePath: fromCwd(flags.state) ?? fromConfig(config.state) ?? input.defaultStatePath,
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,

@@ -9,6 +9,8 @@ export interface Settings {
   apiKey: string | undefined;
   /** The user's mapping (preset name and overrides); undefined = detect a preset from each file's header. */
   mapping: WrittenMapping | undefined;
+  /** Absolute path of mapping.lookup's file (the mapping keeps it as written, for messages). */
+  lookupPath: string | undefined;
   /** Absolute path of the rejects file, if any. */
   rejectsPath: string | undefined;
   /** Absolute ledger path. */

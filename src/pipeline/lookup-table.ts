@@ -29,7 +29,7 @@ const INSERT_CHUNK = 10_000;
  */
 export async function openLookup(
   mapping: WrittenMapping | undefined,
-  read: Pick<ReadOptions, 'encoding' | 'signal'>,
+  read: Pick<ReadOptions, 'encoding' | 'signal'> & { path?: string | undefined },
 ): Promise<OpenedLookup | undefined> {
   const columns = lookupColumns(mapping);
   const spec = mapping?.lookup;
@@ -74,8 +74,9 @@ export async function openLookup(
 
   let getters: Array<(row: SourceRow) => string | undefined> | undefined;
   let pending: Array<[number, string, string]> = [];
-  const rows = readRows(spec.file, {
-    ...read,
+  const { path, ...options } = read;
+  const rows = readRows(path ?? spec.file, {
+    ...options,
     isHeader: (cells) => {
       const names = new Set(cells.map(normalizeColumnName));
       return wanted.every((alts) => alts.some((name) => names.has(name)));
@@ -87,8 +88,11 @@ export async function openLookup(
       if (row.kind === 'malformed') continue;
       getters ??= gettersFor(row, [...match, ...columns]);
       const cells = getters.map((get) => get(row));
-      const values = JSON.stringify(cells.slice(match.length));
       table.rows++;
+      // A row with none of the wanted cells adds nothing (a Shopify line-item row: only the order's first
+      // row carries its e-mail): not stored, so it neither hides nor contradicts the row that has them.
+      if (cells.slice(match.length).every((cell) => cell === undefined)) continue;
+      const values = JSON.stringify(cells.slice(match.length));
       for (let m = 0; m < match.length; m++) {
         const key = cells[m];
         if (key) pending.push([m, key, values]);

@@ -190,7 +190,11 @@ export async function runPipeline(
     if (deliverer && ledger) await resendOutstanding(ledger, deliverer, summary, resent);
 
     const isHeader = headerMatcher(settings.mapping);
-    lookup = await openLookup(settings.mapping, { encoding: settings.encoding, signal: deps.signal });
+    lookup = await openLookup(settings.mapping, {
+      path: settings.lookupPath,
+      encoding: settings.encoding,
+      signal: deps.signal,
+    });
     if (lookup && lookup.conflicts > 0) {
       const message =
         `${lookup.file}: ${lookup.conflicts} key(s) of mapping.lookup appear again with other values; ` +

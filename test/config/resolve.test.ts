@@ -28,6 +28,21 @@ describe('resolveSettings', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('reads mapping.lookup relative to the config file, or to the working directory for a -m mapping', () => {
+    const mapping = {
+      fields: {},
+      defaults: {},
+      lookup: { file: 'exports/orders.csv', key: 'Order', match: 'Name' },
+    };
+    const fromConfig = resolveSettings(base({ config: { mapping } })).settings;
+    expect(fromConfig.lookupPath).toBe('/etc/revimport/exports/orders.csv');
+    // Messages name the file as the user wrote it.
+    expect(fromConfig.mapping?.lookup?.file).toBe('exports/orders.csv');
+    const fromFlag = resolveSettings(base({ mappingFile: mapping })).settings;
+    expect(fromFlag.lookupPath).toBe('/home/ops/exports/orders.csv');
+    expect(resolveSettings(base()).settings.lookupPath).toBeUndefined();
+  });
+
   it('ranks flag over environment over config file', () => {
     const config = { baseUrl: 'https://file.example', batchSize: 100, timezone: 'Europe/Paris' };
     const fileOnly = resolveSettings(base({ config })).settings;

@@ -9,6 +9,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     baseUrl: undefined,
     apiKey: undefined,
     mapping: mappingInput ? mappingSchema.parse(mappingInput) : undefined,
+    lookupPath: undefined,
     rejectsPath: undefined,
     statePath: ':memory:',
     batchSize: defaults.batchSize,

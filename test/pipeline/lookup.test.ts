@@ -65,6 +65,8 @@ describe('mapping.lookup', () => {
     expect(summary.valid).toBe(2);
     expect(summary.totals).toEqual({ USD: 60 });
     expect(summary.invalid).toBe(1);
+    // #1001's line-item row (no e-mail) neither hides nor contradicts the order's first row.
+    expect(summary.warnings).toEqual([]);
     const issue = summary.errors[0]!;
     expect(issue.reason).toBe('not in lookup file');
     expect(issue.examples[0]!.message).toMatch(/"#1003" is not in column Name of .*f\d+\.csv/);
