@@ -3,7 +3,7 @@
 
     npm run build && python3 scripts/realworld/paypal_preset.py
 
-For each real file: applies the presets' documented policy (docs/drafts/paypal.md) to the raw file with
+For each real file: applies the presets' documented policy (docs/formats.md, PayPal) to the raw file with
 this folder's expected.py reader (no revimport code), runs `revimport push --check --json` on it, and
 prints both side by side as Markdown: rows, valid, skipped by reason, invalid by reason, totals per
 currency. Prints no e-mail and no name.

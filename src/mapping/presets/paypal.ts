@@ -5,7 +5,7 @@ import type { Preset } from './types.js';
 /**
  * Received payments (lower case; compared trimmed and case-insensitively). Seen in real downloads: Website,
  * Express Checkout, PayPal Here, Mobile, eBay Auction, Donation and PreApproved Payment Bill User Payment;
- * the others are PayPal's names for money received from a buyer (docs/drafts/paypal.md).
+ * the others are PayPal's names for money received from a buyer (docs/formats.md, PayPal).
  */
 const englishSales = [
   'Website Payment',
