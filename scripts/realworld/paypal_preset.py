@@ -56,7 +56,16 @@ def independent(path):
     status_col = 'Status' if 'status' in names else None
     type_cols = [c for c in (['Tipo'] if pt else ['Type', 'Description']) if ex.loose(c) in names]
     sales, refunds = (PT_SALES, PT_REFUNDS) if pt else (EN_SALES, EN_REFUNDS)
-    keys = ['ID txn. de referência', 'ID da transação'] if pt else ['Reference Txn ID', 'Transaction ID', 'Receipt ID']
+    # A refund is keyed by its reference (it names its payment); every other row by its own id: a payment's
+    # own Reference Txn ID names an invoice or a subscription profile, never its refunds.
+    ref_col = 'ID txn. de referência' if pt else 'Reference Txn ID'
+    keys = ['ID da transação'] if pt else ['Transaction ID', 'Receipt ID']
+
+    def key_of(row):
+        is_refund = any((row.get(c) or '').lower() in refunds for c in type_cols)
+        if is_refund and row.get(ref_col):
+            return row.get(ref_col)
+        return next((row.get(k) for k in keys if row.get(k)), None)
     has_link = any(ex.loose(c) in names for c in ('From Email Address', 'Do e-mail'))
     if not has_link:
         out['stopped'] = 'no e-mail column: exit 2'
@@ -76,14 +85,14 @@ def independent(path):
                                 ',' if pt else '.')
         if MANGLED.match(txn):
             out['invalid']['id not exact'] += 1
-            key = next((row.get(k) for k in keys if row.get(k)), None)
+            key = key_of(row)
             groups.setdefault(key, {'members': [], 'invalid': True})
             groups[key]['invalid'] = True
             continue
         if not row.get('Do e-mail' if pt else 'From Email Address'):
             out['invalid']['missing visitor id'] += 1
             continue
-        key = next((row.get(k) for k in keys if row.get(k)), None)
+        key = key_of(row)
         if key not in groups:
             groups[key] = {'members': [], 'invalid': False}
             order.append(key)

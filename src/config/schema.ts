@@ -35,6 +35,8 @@ export const fieldSpecObjectSchema = z
     unit: z.enum(['major', 'minor']).optional(),
     /** Text transform applied after trimming. */
     transform: transformSchema.optional(),
+    /** Cell values that mean "no value" (GA4 writes `(not set)`): read as empty. */
+    blank: z.array(z.string()).min(1).optional(),
   })
   .strict()
   .refine(
@@ -47,19 +49,21 @@ export const fieldSpecObjectSchema = z
 export const fieldSpecSchema = z.union([z.string().min(1), fieldSpecObjectSchema]);
 
 export const sourceKeys = ['column', 'columns', 'path', 'value', 'lookup'] as const;
+/** Keys every field reads besides its source. */
+const commonKeys = [...sourceKeys, 'blank'] as const;
 /**
  * The keys each field reads. A key a field does not read (a `scale` on a datetime) is a config error
  * naming it, not silently ignored.
  */
 export const fieldKeys: Record<RecordField, readonly string[]> = {
-  conversionDatetime: [...sourceKeys, 'format', 'timezone'],
-  conversionValue: [...sourceKeys, 'decimal', 'scale', 'unit'],
-  conversionCurrency: [...sourceKeys, 'transform'],
-  conversionTimezone: sourceKeys,
-  serviceId: [...sourceKeys, 'transform'],
-  conversionId: [...sourceKeys, 'transform'],
-  conversionName: [...sourceKeys, 'transform'],
-  conversionEmail: [...sourceKeys, 'transform'],
+  conversionDatetime: [...commonKeys, 'format', 'timezone'],
+  conversionValue: [...commonKeys, 'decimal', 'scale', 'unit'],
+  conversionCurrency: [...commonKeys, 'transform'],
+  conversionTimezone: commonKeys,
+  serviceId: [...commonKeys, 'transform'],
+  conversionId: [...commonKeys, 'transform'],
+  conversionName: [...commonKeys, 'transform'],
+  conversionEmail: [...commonKeys, 'transform'],
 };
 
 /** The keys of `spec` that `field` does not read, as `key (read by f1, f2)` texts. */
@@ -125,6 +129,25 @@ export const keepRuleSchema = z
 export type KeepRule = z.infer<typeof keepRuleSchema>;
 
 /**
+ * A mapping.sumBy key: a column or path, or `{column | path, when}` to use it only on rows `when` accepts
+ * (PayPal: a refund's `Reference Txn ID` names its payment; a payment's own reference names an invoice).
+ */
+export const sumByEntrySchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      column: z.string().min(1).optional(),
+      path: z.string().min(1).optional(),
+      when: keepRuleSchema,
+    })
+    .strict()
+    .refine((entry) => (entry.column === undefined) !== (entry.path === undefined), {
+      message: 'give exactly one of column, path',
+    }),
+]);
+export type SumByEntry = z.infer<typeof sumByEntrySchema>;
+
+/**
  * An amount taken off the value: a column (CSV) or path (JSON), with the value's decimal, unit and scale unless given;
  * `remaining: true` when the cell holds what is left after refunds rather than what was refunded.
  */
@@ -132,8 +155,14 @@ export const deductionSchema = z.union([
   z.string().min(1),
   z
     .object({
-      column: z.string().min(1).optional(),
+      /** A column, or alternatives for several layouts (the first the header has). */
+      column: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
       path: z.string().min(1).optional(),
+      /**
+       * Rows this rule accepts are invalid (`refund amount unknown`) when the file has no refunded column:
+       * a `Refunded` status whose amount the file does not give must not be sent at full value.
+       */
+      ifAbsent: keepRuleSchema.optional(),
       decimal: z.enum(['.', ',']).optional(),
       unit: z.enum(['major', 'minor']).optional(),
       scale: z.number().positive().finite().optional(),
@@ -196,7 +225,7 @@ export const mappingSchema = z
      * however far apart: charges, refunds and adjustments of one order (transaction exports). The value
      * is their sum, the date and fields those of the earliest positive row; a sum of 0 or less is skipped.
      */
-    sumBy: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    sumBy: z.union([sumByEntrySchema, z.array(sumByEntrySchema).min(1)]).optional(),
     /** Only rows every rule accepts are data (statuses that mean money received); the rest are skipped. */
     keep: z.array(keepRuleSchema).optional(),
     /** The amount refunded (Shopify `Refunded Amount`, Stripe `Amount Refunded`): taken off under `refunds: net`. */

@@ -1,5 +1,6 @@
 // Binds a merged mapping to one input file: CSV columns become indexes into the row's cells (found once
 // from the header), JSON paths become property walks, so the per-row work is a lookup, not a search.
+import type { Deduction, KeepRule } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { type RecordField, recordFields } from '../record/fields.js';
@@ -36,6 +37,10 @@ export interface BoundMapping {
   unpaid: BoundDeduction | undefined;
   /** The key rows are summed by (mapping.sumBy), per row the first non-empty alternative; undefined: no summing. */
   sumKey: ((row: SourceRow) => string | undefined) | undefined;
+  /** refunded.ifAbsent: why the row's refund is unknown (the file lacks the refunded column), or undefined. */
+  refundUnknown:
+    | ((row: SourceRow) => { column: string; value: string; message: string } | undefined)
+    | undefined;
   /** mapping.lookup: why the row's key found no row of the lookup file, or undefined when it did. */
   lookupMiss: ((row: SourceRow) => LookupMiss | undefined) | undefined;
 }
@@ -85,9 +90,21 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: 
       bound.get = (row) => found.hit(row)?.[i] ?? undefined;
     } else if (spec && source.format === 'csv') bindColumn(bound, spec, index, header, source);
     else if (spec) bindPath(bound, spec);
+    const blank = spec?.spec.blank;
+    const get = bound.get;
+    if (blank && get) {
+      const empty = new Set(blank.map((v) => v.trim().toLowerCase()));
+      bound.get = (row) => {
+        const value = get(row);
+        return typeof value === 'string' && empty.has(value.trim().toLowerCase()) ? undefined : value;
+      };
+    }
     fields[field] = bound;
   }
 
+  // Rules first: a missing keep column is the error to report before a missing refunds column.
+  const skipReason = bindRowRules(merged, source, index);
+  const refunded = bindDeduction('refunded', merged, source, index);
   let foldIndex: number | undefined;
   if (merged.foldBy !== undefined && source.format === 'csv') {
     const columns = Array.isArray(merged.foldBy) ? merged.foldBy : [merged.foldBy];
@@ -99,8 +116,9 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: 
     fields,
     foldIndex,
     fileZone: parameterValue(source.parameters, 'timezone'),
-    skipReason: bindRowRules(merged, source, index),
-    refunded: bindDeduction('refunded', merged, source, index),
+    skipReason,
+    refunded,
+    refundUnknown: bindRefundUnknown(merged, source, index, refunded),
     unpaid: bindDeduction('unpaid', merged, source, index),
     sumKey: bindSumKey(merged, source, index),
     lookupMiss: found?.miss,
@@ -153,11 +171,13 @@ function bindLookup(
       };
     }
     const first = used[0]!;
+    // A key may be an e-mail address: never printed whole.
+    const shown = (text: string) => (text.includes('@') ? maskEmail(text) : text);
     return {
       column: first.getter!.name,
-      value: first.text,
+      value: shown(first.text),
       message: used
-        .map((k) => `"${k.text}" is not in column ${table.match[k.m]} of ${table.file}`)
+        .map((k) => `"${shown(k.text)}" is not in column ${table.match[k.m]} of ${table.file}`)
         .join('; '),
     };
   };
@@ -170,22 +190,36 @@ function bindSumKey(
   index: Map<string, number>,
 ): BoundMapping['sumKey'] {
   if (merged.sumBy === undefined) return undefined;
-  const found = merged.sumBy.map((name) => ruleGetter({ column: name, path: name }, source, index));
+  const names = merged.sumBy.map((entry) =>
+    typeof entry === 'string' ? entry : (entry.column ?? entry.path!),
+  );
+  const found = merged.sumBy.map((entry) => {
+    const getter = ruleGetter(
+      typeof entry === 'string' ? { column: entry, path: entry } : entry,
+      source,
+      index,
+    );
+    if (!getter || typeof entry === 'string') return getter && { ...getter, when: undefined };
+    // A key used only on the rows `when` accepts; a file without the `when` column never uses it.
+    const when = ruleTest(entry.when, source, index);
+    return when ? { ...getter, when } : undefined;
+  });
   const getters = found.filter((g) => g !== undefined);
   // Every key column the user named must be there: a missing Reference Txn ID would leave each refund
   // apart from its payment.
-  const missing = merged.sumBy.filter((_, i) => found[i] === undefined);
+  const missing = names.filter((_, i) => found[i] === undefined);
   if (merged.ruleOrigin.sumBy === 'user' && missing.length > 0 && source.format === 'csv') {
     missingRuleColumn('mapping.sumBy', { column: missing[0] }, source);
   }
   if (getters.length === 0) {
     throw new ConfigError(
-      `mapping.sumBy: ${merged.sumBy.map((c) => `"${c}"`).join(' or ')} is not in ${source.file}`,
+      `mapping.sumBy: ${names.map((c) => `"${c}"`).join(' or ')} is not in ${source.file}`,
       { hint: `the header has: ${(source.header ?? []).map((h) => `"${h}"`).join(', ')}` },
     );
   }
   return (row) => {
     for (const getter of getters) {
+      if (getter.when && getter.when.accepts(row) === undefined) continue;
       const text = cellText(getter.get(row));
       if (text !== '') return text;
     }
@@ -212,6 +246,26 @@ function ruleGetter(
   if (text === undefined) return undefined;
   const path = compileJsonPath(text);
   return { name: text, get: (row) => (row.kind === 'json' ? path.get(row.value) : undefined) };
+}
+
+/**
+ * A keep-style rule (`{column | path, in | matches}`) as a test: the row's text when the rule accepts it,
+ * else undefined; undefined as a whole when the file lacks the column.
+ */
+function ruleTest(
+  rule: KeepRule,
+  source: SourceInfo,
+  index: Map<string, number>,
+): { name: string; accepts: (row: SourceRow) => string | undefined } | undefined {
+  const getter = ruleGetter(rule, source, index);
+  if (!getter) return undefined;
+  const values = rule.in ? new Set(rule.in.map((v) => v.trim().toLowerCase())) : undefined;
+  const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches, 'iu');
+  const accepts = (row: SourceRow) => {
+    const text = cellText(getter.get(row));
+    return (values ? values.has(text.toLowerCase()) : pattern!.test(text)) ? text : undefined;
+  };
+  return { name: getter.name, accepts };
 }
 
 function cellText(value: unknown): string {
@@ -303,10 +357,20 @@ function bindDeduction(
 ): BoundDeduction | undefined {
   const deduction = merged[which];
   if (deduction === undefined) return undefined;
-  const spec = typeof deduction === 'string' ? { column: deduction, path: deduction } : deduction;
-  const getter = ruleGetter(spec, source, index);
+  const names = deductionColumns(deduction);
+  let getter: { name: string; get: ValueGetter } | undefined;
+  for (const name of names) {
+    getter ??= ruleGetter(
+      typeof deduction === 'string' || deduction.path === undefined
+        ? { column: name, path: name }
+        : { path: name },
+      source,
+      index,
+    );
+  }
   if (!getter) {
-    if (merged.ruleOrigin[which] === 'user') missingRuleColumn(`mapping.${which}`, spec, source);
+    if (merged.ruleOrigin[which] === 'user')
+      missingRuleColumn(`mapping.${which}`, { column: names[0] }, source);
     return undefined;
   }
   const value = merged.fields.conversionValue?.spec;
@@ -317,6 +381,40 @@ function bindDeduction(
     unit: (typeof deduction === 'string' ? undefined : deduction.unit) ?? value?.unit,
     scale: (typeof deduction === 'string' ? undefined : deduction.scale) ?? value?.scale,
     remaining: typeof deduction !== 'string' && deduction.remaining === true,
+  };
+}
+
+/** The column (or path) alternatives of a deduction, as written. */
+export function deductionColumns(deduction: Deduction): string[] {
+  if (typeof deduction === 'string') return [deduction];
+  const raw = deduction.column ?? deduction.path;
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+}
+
+/**
+ * `refunded.ifAbsent`: in a file without the refunded column, the rows the rule accepts (a `Refunded`
+ * status) have an unknown refund; the reason, or undefined for the others and when the column is there.
+ */
+function bindRefundUnknown(
+  merged: MergedMapping,
+  source: SourceInfo,
+  index: Map<string, number>,
+  refunded: BoundDeduction | undefined,
+): BoundMapping['refundUnknown'] {
+  const deduction = merged.refunded;
+  if (refunded || deduction === undefined || typeof deduction === 'string' || !deduction.ifAbsent)
+    return undefined;
+  const test = ruleTest(deduction.ifAbsent, source, index);
+  if (!test) return undefined;
+  const column = deductionColumns(deduction).join(' / ');
+  return (row) => {
+    const text = test.accepts(row);
+    if (text === undefined) return undefined;
+    return {
+      column: test.name,
+      value: text,
+      message: `${source.file} has no "${column}" column: a row with ${test.name} ${text} is not sent at its full value, since what was refunded is unknown`,
+    };
   };
 }
 

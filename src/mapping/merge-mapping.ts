@@ -5,6 +5,7 @@ import type {
   FieldSpecObject,
   KeepRule,
   SkipRule,
+  SumByEntry,
   WrittenMapping,
 } from '../config/schema.js';
 import { sourceKeys } from '../config/schema.js';
@@ -27,7 +28,7 @@ export interface MergedMapping {
   foldBy: string | string[] | undefined;
   /** The user's skip rules replace the preset's. */
   skip: SkipRule[];
-  sumBy: string[] | undefined;
+  sumBy: SumByEntry[] | undefined;
   /** Who wrote each rule: a column the user named must exist in the file; a preset's may be absent. */
   ruleOrigin: Record<'skip' | 'keep' | 'refunded' | 'unpaid' | 'sumBy', FieldOrigin>;
   /** The user's keep rules replace the preset's. */
@@ -93,7 +94,7 @@ function mergeOver(base: MergedField, spec: FieldSpecObject): MergedField {
   return { spec: merged, bare: base.bare, origin: base.origin };
 }
 
-function listOf(value: string | string[] | undefined): string[] | undefined {
+function listOf<T>(value: T | T[] | undefined): T[] | undefined {
   return value === undefined ? undefined : Array.isArray(value) ? value : [value];
 }
 

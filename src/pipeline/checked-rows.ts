@@ -5,7 +5,7 @@ import { ConfigError, UnlinkableError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { contentHash } from '../ledger/record-key.js';
 import { normalizeColumnName } from '../mapping/column-name.js';
-import { type BoundMapping, bindMapping } from '../mapping/compile-mapping.js';
+import { type BoundMapping, bindMapping, deductionColumns } from '../mapping/compile-mapping.js';
 import type { LookupTable } from '../mapping/lookup.js';
 import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
 import { detectJsonPreset, detectPreset, findPreset, nearMisses, presets } from '../mapping/presets/index.js';
@@ -151,7 +151,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     if (preset) options.onPreset?.(row.source.file, preset.name);
     const merged = mergeMapping(preset, options.mapping);
     const bound = bindMapping(merged, row.source, options.lookup);
-    refuseUnlinkable(bound, preset);
+    // A JS transform may set the link from the source columns ($row): it has the last say.
+    if (!options.transform) refuseUnlinkable(bound, preset);
     // Summed rows include refunds (negative): the sum, not the row, must be positive.
     const validator = createValidator(bound, {
       ...options,
@@ -162,10 +163,13 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       const deduction = merged[which];
       if (deduction === undefined || bound[which] !== undefined || row.kind !== 'csv') continue;
       // A preset's refunds (or outstanding) column the file lacks: values go out as written; say so once.
-      const column = typeof deduction === 'string' ? deduction : (deduction.column ?? deduction.path);
+      const column = deductionColumns(deduction).join('" or "');
+      const unknown = which === 'refunded' && bound.refundUnknown !== undefined;
       options.onWarning?.(
         `${row.source.file}: no column "${column}" for ${which === 'refunded' ? 'refunded' : 'uncaptured'} amounts: ` +
-          `values are sent without taking them off`,
+          (unknown
+            ? 'rows whose status says refunded are invalid (refund amount unknown), the others are sent as written'
+            : 'values are sent without taking them off'),
       );
     }
     state = { bound, validator, lastFoldKey: undefined };
@@ -189,6 +193,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     }
     const ruled = bound.skipReason?.(row);
     if (ruled !== undefined) return { skipped: ruled, row };
+    const unknown = options.refunds === 'gross' ? undefined : bound.refundUnknown?.(row);
+    if (unknown !== undefined) return invalid(row, [{ ...unknown, reason: 'refund amount unknown' }]);
     const miss = bound.lookupMiss?.(row);
     if (miss !== undefined) {
       if (bound.sumKey) {

@@ -191,8 +191,8 @@ export async function runPipeline(
 
     const isHeader = headerMatcher(settings.mapping);
     lookup = await openLookup(settings.mapping, {
+      // The lookup file's encoding is detected on its own: the inputs' --encoding is not its.
       path: settings.lookupPath,
-      encoding: settings.encoding,
       signal: deps.signal,
     });
     if (lookup && lookup.conflicts > 0) {

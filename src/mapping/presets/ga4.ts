@@ -26,7 +26,8 @@ export const ga4: Preset = {
       // in the event's `currency` parameter; INT64/FLOAT come out as JSON strings ("31.0").
       conversionValue: { path: 'ecommerce.purchase_revenue', decimal: '.' },
       conversionCurrency: { path: 'event_params[currency]', transform: 'uppercase' },
-      conversionId: { path: 'ecommerce.transaction_id' },
+      // A purchase without a transaction id is exported as "(not set)": no id, not one id shared by all.
+      conversionId: { path: 'ecommerce.transaction_id', blank: ['(not set)'] },
     },
     keep: [{ path: 'event_name', in: ['purchase'] }],
   },

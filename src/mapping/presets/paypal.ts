@@ -1,5 +1,6 @@
 // Presets for the PayPal activity download (Activity > Statements > Activity download), English and
 // Brazilian Portuguese: one row per balance movement, the kind of movement in `Type` (`Tipo`).
+import type { SumByEntry } from '../../config/schema.js';
 import type { Preset } from './types.js';
 
 /**
@@ -24,8 +25,18 @@ const englishSales = [
 /** Money given back on a payment: netted against it through Reference Txn ID. */
 const englishRefunds = ['Payment Refund', 'Payment Reversal'];
 
-/** Which rows sum into one conversion: a refund's Reference Txn ID is its payment's Transaction ID. */
-const englishSumBy = ['Reference Txn ID', 'Transaction ID', 'Receipt ID'];
+/**
+ * Which rows sum into one conversion: a refund's Reference Txn ID is its payment's Transaction ID. Only a
+ * refund is keyed by its reference: a payment's own Reference Txn ID names an invoice (`INV2-…`), a
+ * subscription profile (`I-…`) or an authorization, and keying it so would part it from its refunds and
+ * join the payments of one profile. The short layout has neither: sale and refund share a Receipt ID.
+ */
+const englishSumBy: SumByEntry[] = [
+  { column: 'Reference Txn ID', when: { column: 'Type', in: englishRefunds } },
+  { column: 'Reference Txn ID', when: { column: 'Description', in: englishRefunds } },
+  'Transaction ID',
+  'Receipt ID',
+];
 
 export const paypal: Preset = {
   name: 'paypal',
@@ -143,7 +154,10 @@ export const paypalPtBr: Preset = {
       { column: 'Status', in: ['Concluído', 'Conclu\uFFFDdo'] },
       { column: 'Tipo', in: [...portugueseSales, ...portugueseRefunds] },
     ],
-    sumBy: ['ID txn. de referência', 'ID da transação'],
+    sumBy: [
+      { column: 'ID txn. de referência', when: { column: 'Tipo', in: portugueseRefunds } },
+      'ID da transação',
+    ],
   },
   notes: [
     "Records are linked by `Do e-mail` (the payer). If your checkout passes the CRM visitor id in PayPal's " +

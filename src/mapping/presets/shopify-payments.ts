@@ -9,7 +9,7 @@ export const shopifyPayments: Preset = {
     'marketplace tax...), newest first; Amount/Fee/Net in the settlement Currency, Presentment Amount in the ' +
     "buyer's; Order is the order name (#1001); times `yyyy-MM-dd HH:mm:ss -0400`. No e-mail.",
   policy:
-    'charge, refund and adjustment rows summed per Order (net of refunds): the Amount, gross of fees, in the ' +
+    'charge, refund, adjustment and dispute rows summed per Order (net of refunds and chargebacks): the Amount, gross of fees, in the ' +
     'settlement Currency',
   seen: 'real',
   format: 'csv',
@@ -32,7 +32,23 @@ export const shopifyPayments: Preset = {
     // Money of an order: its charges, its refunds (negative Amount, same Order) and adjustments. Shop Cash
     // credits, `marketplace sales tax`, Shop Cash campaign billing and payouts carry an Order too but are
     // not the buyer's payment: skipped by Type.
-    keep: [{ column: 'Type', in: ['charge', 'refund', 'adjustment'] }],
+    // Chargebacks take money back from an order and a won dispute returns it: summed with the order too.
+    // Their spelling in the CSV is unconfirmed; the API names the source type `dispute` and the transaction
+    // types `dispute_withdrawal` / `dispute_reversal` (shopify.dev ShopifyPaymentsSourceType, …TransactionType).
+    keep: [
+      {
+        column: 'Type',
+        in: [
+          'charge',
+          'refund',
+          'adjustment',
+          'dispute',
+          'dispute_withdrawal',
+          'dispute_reversal',
+          'chargeback',
+        ],
+      },
+    ],
     sumBy: 'Order',
   },
   notes: [
@@ -46,7 +62,7 @@ export const shopifyPayments: Preset = {
       'not netted against a charge already sent (use `refunds: adjust`).',
     "The value is Amount (what the buyer paid, in the settlement Currency), not Net: fees are the shop's cost. " +
       "Presentment Amount (the buyer's currency) is not used.",
-    'Only charge, refund and adjustment rows count; shop_cash_credit, `marketplace sales tax`, ' +
+    'Only charge, refund, adjustment and dispute (chargeback) rows count; shop_cash_credit, `marketplace sales tax`, ' +
       'shop_cash_campaign_billing_debit and other types are skipped by Type even though they name an Order.',
     'Order (#1001) is unique per store only: do not mix exports of several stores in one ledger.',
   ],

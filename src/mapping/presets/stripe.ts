@@ -39,7 +39,12 @@ export const stripe: Preset = {
       { column: 'id', matches: '^(ch|py)_' },
       { column: 'Captured', in: ['true'] },
     ],
-    refunded: 'Amount Refunded',
+    // The older payments.csv layout has no Amount Refunded: a Refunded or Partially refunded payment there
+    // is invalid (refund amount unknown) rather than sent at its full Amount.
+    refunded: {
+      column: 'Amount Refunded',
+      ifAbsent: { column: 'Status', in: ['Refunded', 'Partially refunded'] },
+    },
   },
   notes: [
     'Records are linked by Customer Email. If checkout stores the CRM visitor id in metadata, add ' +

@@ -40,7 +40,8 @@ export const woocommerce: Preset = {
       { column: 'Status', in: ['completed', 'processing', 'wc-completed', 'wc-processing'] },
       { column: 'Order Status', in: ['completed', 'processing', 'wc-completed', 'wc-processing'] },
     ],
-    refunded: 'Order Refund Amount',
+    // Advanced Order Export's Order Refund Amount; SkyVerge's refunded_total.
+    refunded: { column: ['Order Refund Amount', 'refunded_total'] },
   },
   notes: [
     'Records are linked by the billing e-mail (`Email`, `billing_email`, `Email (Billing)`). If checkout stores the ' +
@@ -49,7 +50,8 @@ export const woocommerce: Preset = {
       'failed, cancelled and refunded orders are skipped. Line-item rows of one order are folded (never summed).',
     'The "Total Amount" and Advanced Order Export layouts have no currency column: set `currency` (e.g. USD). ' +
       "WooCommerce writes store-local times without a zone: set `timezone` to the store's IANA zone.",
-    "A partial refund is only visible in Advanced Order Export's `Order Refund Amount` (taken off under " +
-      'refunds: net); the other layouts send the order total of a partially refunded order.',
+    "A partial refund is taken off under refunds: net where the layout has it (Advanced Order Export's " +
+      '`Order Refund Amount`, SkyVerge `refunded_total`); the other layouts send the order total of a partially ' +
+      'refunded order.',
   ],
 };
