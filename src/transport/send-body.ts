@@ -122,7 +122,14 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
           );
           return outcomes.abandoned(parts);
         case 'unproven':
-          context.stop(notTheCrm(context, status, outcome.answer, ': no proof the records were stored'));
+          context.stop(
+            notTheCrm(
+              context,
+              status,
+              outcome.answer,
+              ': no proof the records were stored, so none is marked delivered',
+            ),
+          );
           return outcomes.abandoned(parts);
         case 'foreign':
           if (parts.length === 1) {
@@ -131,7 +138,7 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
                 context,
                 status,
                 outcome.answer,
-                ' even to a single record: no verdict on the records',
+                ', even to one record sent alone: not the CRM judging the records, so none is marked rejected',
               ),
             );
             return outcomes.abandoned(parts);
