@@ -40,6 +40,16 @@ export class AuthError extends RevimportError {
   }
 }
 
+/**
+ * Delivery cannot go on, though key and URL may be right: an answer that is not the CRM's (an HTML page
+ * from a login portal or firewall). What was not delivered stays pending (exit 4).
+ */
+export class DeliveryError extends RevimportError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super('delivery', message, options);
+  }
+}
+
 /** Another run holds the ledger lock (exit 5). */
 export class LockError extends RevimportError {
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {

@@ -12,7 +12,10 @@ export const ExitCode = {
   usage: 2,
   /** The server refused the API key (401/403); the run stopped at once. */
   auth: 3,
-  /** Delivery failed after retries (or the retry budget); the records wait in the ledger for the next run. */
+  /**
+   * Delivery failed after retries (or the retry budget), or an answer was not the CRM's (an HTML page);
+   * the records wait in the ledger for the next run.
+   */
   deliveryFailed: 4,
   /** Another run holds the ledger lock. */
   locked: 5,

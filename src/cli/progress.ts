@@ -1,8 +1,12 @@
 // Progress on stderr: an ora spinner on a TTY; plain lines per file otherwise (cron); nothing with --quiet.
+import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
 import type { CliIO } from './io.js';
 
 export type OutputMode = 'quiet' | 'normal' | 'verbose';
+
+/** A wait the server asks for (Retry-After) longer than this is announced, also without --verbose. */
+export const announceWaitAfterMs = 2000;
 
 export interface Progress {
   hooks: PipelineHooks;
@@ -18,6 +22,8 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
   let invalid = 0;
   let rejected = 0;
   const line = (text: string) => io.stderr.write(`${text}\n`);
+  // Every worker that got the 429 reports the same wait: one line per wait, not one per request.
+  let announcedUntil = 0;
 
   let spinner: { text: string; stop(): void; clear(): void; render(): void; start(): unknown } | undefined;
   if (tty) {
@@ -68,6 +74,14 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
     },
     onRetry(info) {
       if (mode === 'verbose') say(`retry ${info.attempt} in ${Math.round(info.delayMs)} ms: ${info.reason}`);
+      const asked = info.retryAfterMs;
+      if (mode === 'quiet' || asked === undefined || asked <= announceWaitAfterMs) return;
+      const until = now() + asked;
+      if (until <= announcedUntil + 1000) return;
+      announcedUntil = until;
+      const status =
+        info.status === undefined ? info.reason : `${info.status} ${STATUS_CODES[info.status] ?? ''}`;
+      say(`server asked to wait ${Math.ceil(asked / 1000)} s (${status.trim()}); waiting`);
     },
     onWarning(message) {
       if (mode !== 'quiet') say(`warning: ${message}`);

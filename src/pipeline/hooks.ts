@@ -18,6 +18,13 @@ export interface PipelineHooks {
   onInvalid?(rejection: Rejection): void;
   onDelivered?(count: number): void;
   onRequest?(info: RequestInfo): void;
-  onRetry?(info: { attempt: number; delayMs: number; reason: string }): void;
+  /** `retryAfterMs`: the wait the server asked for (Retry-After), when it named one. */
+  onRetry?(info: {
+    attempt: number;
+    delayMs: number;
+    reason: string;
+    status?: number;
+    retryAfterMs?: number;
+  }): void;
   onWarning?(message: string): void;
 }

@@ -49,6 +49,11 @@ export interface ReceiverOptions {
   /** Default true: a repeated Idempotency-Key of an accepted batch is answered 200 without storing. */
   honourIdempotencyKey?: boolean;
   faults?: ReceiverFaults;
+  /**
+   * Something answering before the CRM (a firewall's block page, a captive portal): asked per request
+   * once the scripted answers are used up, with the body's elements; undefined lets the request through.
+   */
+  intercept?: (elements: unknown[] | undefined) => ScriptedResponse | undefined;
   /** Called once per request, when it has been answered (or reset). */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -219,7 +224,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = parseBody(await readBody(req, bodyLimit));
-    const scripted = queue.shift();
+    const scripted = queue.shift() ?? options.intercept?.(body.elements);
     held += 1;
     try {
       const ms = scripted?.delayMs ?? delayMs;

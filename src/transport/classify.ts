@@ -1,13 +1,24 @@
 // What a response status means for a batch, in one pure table. The interface document gives no status
 // semantics (seed interface §7), so every decision about them lives here.
+import { describeBody, isForeignBody } from './answer-body.js';
 import { parseRetryAfter } from './backoff.js';
 
 /** Response headers as undici gives them (lower-case names). */
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 export type Outcome =
-  /** Any 2xx: the batch is stored. */
+  /** A 2xx with a JSON or empty body: the batch is stored. */
   | { kind: 'delivered' }
+  /**
+   * A 2xx whose body is neither JSON nor empty (a captive portal's login page): no proof the batch was
+   * stored; the run stops and the records stay pending. `answer` describes the body (describeBody).
+   */
+  | { kind: 'unproven'; answer: string }
+  /**
+   * A refusal (400, 422, other 4xx, 501, 505) whose body is not JSON: a firewall or proxy speaking, not
+   * the CRM judging the records, so none is marked rejected.
+   */
+  | { kind: 'foreign'; answer: string }
   /** 401/403: the key was refused; the run stops at once. */
   | { kind: 'auth' }
   /** 400/422: some element is bad; bisect to find it. */
@@ -30,10 +41,21 @@ function headerValue(headers: ResponseHeaders, name: string): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Classify one response; `nowMs` resolves an HTTP-date Retry-After. */
-export function classify(status: number, headers: ResponseHeaders, nowMs: number = Date.now()): Outcome {
-  if (status >= 200 && status < 300) return { kind: 'delivered' };
+/** Classify one response; `nowMs` resolves an HTTP-date Retry-After; `text` is the (bounded) body read. */
+export function classify(
+  status: number,
+  headers: ResponseHeaders,
+  nowMs: number = Date.now(),
+  text = '',
+): Outcome {
+  const foreign = isForeignBody(headers, text);
+  if (status >= 200 && status < 300) {
+    return foreign ? { kind: 'unproven', answer: describeBody(headers, text) } : { kind: 'delivered' };
+  }
   if (status === 401 || status === 403) return { kind: 'auth' };
+  if (foreign && (status === 400 || status === 422)) {
+    return { kind: 'foreign', answer: describeBody(headers, text) };
+  }
   if (status === 400 || status === 422) return { kind: 'split-rejected' };
   if (status === 413) return { kind: 'too-large' };
   const transient =
@@ -59,6 +81,7 @@ export function classify(status: number, headers: ResponseHeaders, nowMs: number
       message: `HTTP ${status}: no revenues endpoint at this URL; check the base URL`,
     };
   }
+  if (foreign) return { kind: 'foreign', answer: describeBody(headers, text) };
   return { kind: 'rejected', message: `HTTP ${status}` };
 }
 

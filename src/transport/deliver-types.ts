@@ -34,6 +34,10 @@ export interface RetryInfo {
   attempt: number;
   delayMs: number;
   reason: string;
+  /** The HTTP status that asked for the retry, when there was one. */
+  status?: number;
+  /** The wait the server asked for (Retry-After), capped at maxRetryAfterMs; undefined when it named none. */
+  retryAfterMs?: number;
 }
 
 /**

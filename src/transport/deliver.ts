@@ -133,10 +133,11 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     split(job, fromTooLarge) {
       stats.splits += 1;
       const middle = Math.ceil(job.parts.length / 2);
-      const halves = [job.parts.slice(0, middle), job.parts.slice(middle)];
+      // A one-record body (what a probe leaves over) makes one job, not an empty second one.
+      const halves = [job.parts.slice(0, middle), job.parts.slice(middle)].filter((half) => half.length > 0);
       if (halted()) return halves.forEach(settleUnsent);
       // To the front: a split body finishes before new batches start, which keeps memory bounded.
-      queue.unshift(...halves.map((parts) => ({ parts, fromTooLarge })));
+      queue.unshift(...halves.map((parts) => ({ parts, fromTooLarge, probed: job.probed })));
     },
     shrinkBatch(size) {
       batchSize = Math.min(batchSize, size);

@@ -14,6 +14,11 @@ export interface Job<T> {
   parts: Part<T>[];
   /** A half of a body that got 413: its success sets the batch size for the rest of the run. */
   fromTooLarge: boolean;
+  /**
+   * Part of a body refused with a non-JSON answer after a lone record of it got through: the content
+   * matters, so it is bisected instead of probed again (send-body.ts probeOne).
+   */
+  probed?: boolean;
 }
 
 export const emptyStats = (): DeliveryStats => ({

@@ -2,7 +2,7 @@
 // stop the run, or retry the same bytes (same Idempotency-Key) within the retry and time budgets.
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
-import { AuthError, ConfigError } from '../errors.js';
+import { AuthError, ConfigError, DeliveryError } from '../errors.js';
 import { type BackoffOptions, backoffDelay } from './backoff.js';
 import { classify, serverMessage } from './classify.js';
 import { type PostResponse, postBatch, TransportError } from './client.js';
@@ -96,9 +96,9 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
     if (response) {
       const { status, durationMs, text } = response;
       outcomes.call(() => hooks.onRequest?.({ status, durationMs, records: parts.length, attempt }));
-      const outcome = classify(status, response.headers, context.now());
-      if (outcome.kind !== 'retry' && outcome.kind !== 'auth' && outcome.kind !== 'endpoint')
-        pacing.answered();
+      const outcome = classify(status, response.headers, context.now(), text);
+      // An answer that is not the CRM's must not open the gates to parallel requests either.
+      if (!['retry', 'auth', 'endpoint', 'unproven', 'foreign'].includes(outcome.kind)) pacing.answered();
       switch (outcome.kind) {
         case 'delivered':
           pacing.succeeded();
@@ -121,6 +121,30 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
             ),
           );
           return outcomes.abandoned(parts);
+        case 'unproven':
+          context.stop(
+            notTheCrm(
+              context,
+              status,
+              outcome.answer,
+              ': no proof the records were stored, so none is marked delivered',
+            ),
+          );
+          return outcomes.abandoned(parts);
+        case 'foreign':
+          if (parts.length === 1) {
+            context.stop(
+              notTheCrm(
+                context,
+                status,
+                outcome.answer,
+                ', even to one record sent alone: not the CRM judging the records, so none is marked rejected',
+              ),
+            );
+            return outcomes.abandoned(parts);
+          }
+          if (job.probed) return context.split(job, false);
+          return probeOne(context, job);
         case 'split-rejected':
           // A single record is never split: it is the bad one (explicit base case).
           if (parts.length === 1) return outcomes.rejected(parts, status, serverMessage(status, text));
@@ -155,7 +179,38 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
       return context.settleUnsent(parts);
     }
     stats.retries += 1;
-    outcomes.call(() => hooks.onRetry?.({ attempt, delayMs: wait, reason }));
+    const retryAfterMs = afterMs === undefined ? undefined : Math.min(afterMs, context.maxRetryAfterMs);
+    outcomes.call(() =>
+      hooks.onRetry?.({ attempt, delayMs: wait, reason, status: response?.status, retryAfterMs }),
+    );
     await context.pause(wait);
   }
+}
+
+/**
+ * A batch refused with a non-JSON answer is usually a firewall or proxy refusing everything: bisecting
+ * it sent 3,996 requests for 2,000 records and marked them all rejected (issue #13). One record goes
+ * alone first: refused the same way, the run stops (records pending); through, the content matters and
+ * the rest is bisected, the run stopping if a single record is refused that way.
+ */
+async function probeOne<T>(context: BodyContext<T>, job: Job<T>): Promise<void> {
+  const [first, ...rest] = job.parts;
+  await sendBody(context, { parts: [first!], fromTooLarge: false, probed: true });
+  if (context.halted()) return context.settleUnsent(rest);
+  context.split({ parts: rest, fromTooLarge: false, probed: true }, false);
+}
+
+/** The run stops on an answer that came from something other than the CRM; `why` says what it (dis)proves. */
+function notTheCrm<T>(context: BodyContext<T>, status: number, answer: string, why: string): DeliveryError {
+  const { url, apiKey } = context.request;
+  // A page may echo the request; the key must not reach a message through it.
+  const quoted = apiKey ? answer.split(apiKey).join('***') : answer;
+  return new DeliveryError(
+    `${url.href} answered HTTP ${status} (${quoted}) instead of JSON${why}; nothing more was sent`,
+    {
+      hint:
+        'a login page, proxy or firewall answered instead of the CRM; the records not delivered stay pending ' +
+        'in the ledger: once requests reach the CRM, run push again (or revimport retry)',
+    },
+  );
 }

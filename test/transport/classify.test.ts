@@ -70,6 +70,62 @@ describe('classify', () => {
     expect(classify(status, headers, now)).toEqual(expected);
   });
 
+  const page =
+    '<html><head><title>Sign in &ndash; Guest Wi-Fi</title></head><body><form>…</form></body></html>';
+  const html = { 'content-type': 'text/html' };
+  it.each<[string, number, Record<string, string>, string, Outcome]>([
+    ['200 empty body', 200, {}, '', { kind: 'delivered' }],
+    ['200 JSON', 200, { 'content-type': 'application/json' }, '{"accepted":3}', { kind: 'delivered' }],
+    [
+      '200 HTML login page',
+      200,
+      html,
+      page,
+      { kind: 'unproven', answer: 'text/html, title "Sign in – Guest Wi-Fi"' },
+    ],
+    [
+      '204 text',
+      204,
+      { 'content-type': 'text/plain' },
+      'OK',
+      { kind: 'unproven', answer: 'text/plain: "OK"' },
+    ],
+    [
+      '400 HTML block page',
+      400,
+      html,
+      '<title>Request Rejected</title>',
+      { kind: 'foreign', answer: 'text/html, title "Request Rejected"' },
+    ],
+    ['422 HTML', 422, html, '<p>no</p>', { kind: 'foreign', answer: 'text/html, no title' }],
+    [
+      '406 HTML',
+      406,
+      html,
+      '<title>Not Acceptable!</title>',
+      { kind: 'foreign', answer: 'text/html, title "Not Acceptable!"' },
+    ],
+    [
+      '400 JSON naming bad elements',
+      400,
+      { 'content-type': 'application/json' },
+      '{"errors":[]}',
+      { kind: 'split-rejected' },
+    ],
+    ['400 empty body', 400, html, '', { kind: 'split-rejected' }],
+    ['403 HTML stays auth', 403, html, page, { kind: 'auth' }],
+    [
+      '413 HTML stays too-large',
+      413,
+      html,
+      '<title>413 Request Entity Too Large</title>',
+      { kind: 'too-large' },
+    ],
+    ['502 HTML stays retry', 502, html, '<title>502 Bad Gateway</title>', retry(false)],
+  ])('%s with its body', (_name, status, headers, text, expected) => {
+    expect(classify(status, headers, now, text)).toEqual(expected);
+  });
+
   it('reads the first value of a repeated header', () => {
     expect(classify(429, { 'retry-after': ['3', '9'] }, now)).toEqual(retry(true, 3000));
   });

@@ -3,7 +3,12 @@ import { afterEach } from 'vitest';
 import type { ConversionRecord } from '../../src/record/fields.js';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
 import { checkUrl } from '../../src/transport/client.js';
-import { createDeliverer, type DeliverOptions, type DeliveryHooks } from '../../src/transport/deliver.js';
+import {
+  createDeliverer,
+  type DeliverOptions,
+  type DeliveryHooks,
+  type RetryInfo,
+} from '../../src/transport/deliver.js';
 
 export interface Item {
   record: ConversionRecord;
@@ -32,7 +37,7 @@ export function recordHooks() {
   const sent: Array<{ ids: string[]; key: string }> = [];
   /** The `json` argument of each beforeSend call, in order. */
   const serialized: string[][] = [];
-  const retries: Array<{ attempt: number; delayMs: number; reason: string }> = [];
+  const retries: RetryInfo[] = [];
   const requests: Array<{ status?: number; error?: string; records: number; attempt: number }> = [];
   const reasons: string[] = [];
   const note = (items: Item[], outcome: string) => {
