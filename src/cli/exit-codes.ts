@@ -28,11 +28,15 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Precedence when several apply: 4 (delivery failed) before 1 (data problems). */
-export function exitCodeFor(summary: Summary): ExitCodeValue {
+/**
+ * Precedence when several apply: 4 (delivery failed) before 1 (data problems). Up to `allowedInvalid`
+ * invalid rows (the --max-invalid budget) are no reason for 1.
+ */
+export function exitCodeFor(summary: Summary, allowedInvalid = 0): ExitCodeValue {
   if (summary.failed > 0 || summary.pending > 0) return ExitCode.deliveryFailed;
   if (summary.aborted !== undefined) return ExitCode.partial;
-  if (summary.invalid > 0 || summary.rejected > 0 || summary.changed > 0) return ExitCode.partial;
+  if (summary.invalid > allowedInvalid || summary.rejected > 0 || summary.changed > 0)
+    return ExitCode.partial;
   return ExitCode.ok;
 }
 

@@ -1,6 +1,6 @@
 // The entry point: build the program, parse, and the single catch that turns errors into exit codes.
 import { CommanderError } from 'commander';
-import { isRevimportError } from '../errors.js';
+import { isRevimportError, UsageError } from '../errors.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { createProgram } from './program.js';
@@ -25,6 +25,19 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
       // 'commander.help' is also how commander ends a bare `revimport` (no command: help on stderr,
       // exitCode 1): a usage error, not a success (found by test/e2e/exit-codes.test.ts).
       if (error.code === 'commander.help') return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      // A push or retry under --json prints its object even when its flags are wrong (a cron log line per run).
+      if ((argv[0] === 'push' || argv[0] === 'retry') && argv.includes('--json')) {
+        const { runJson, stampRun } = await import('./run-report.js');
+        const usage = new UsageError(error.message.replace(/^error: /, ''));
+        const line = runJson(stampRun(), {
+          summary: undefined,
+          check: argv.includes('--check'),
+          exitCode: ExitCode.usage,
+          target: null,
+          error: usage,
+        });
+        io.stdout.write(`${JSON.stringify(line)}\n`);
+      }
       return ExitCode.usage;
     }
     if (isRevimportError(error)) {

@@ -68,7 +68,10 @@ Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path
     .option('-m, --mapping <path>', 'mapping file (JSON, YAML or JS), replacing the config mapping')
     .option('--preset <name>', 'use a built-in preset (see revimport presets)')
     .option('--rejects <path>', 'write invalid and refused rows here (.csv or .jsonl), mode 0600')
-    .option('--max-invalid <n|p%>', 'error budget: above it nothing is sent (validate first, then send)')
+    .option(
+      '--max-invalid <n|p%>',
+      'error budget: up to n invalid rows (or p% of the rows) are accepted, exit 0; above it nothing is sent, exit 1',
+    )
     .option('--timezone <zone>', 'IANA zone for local times without a zone (e.g. Europe/Berlin)')
     .option('--currency <code>', 'currency for rows without one (ISO 4217)')
     .option('--allow-negative', 'accept negative values (refunds)')

@@ -53,6 +53,8 @@ class CsvRowCollector implements CsvTokenSink {
   private headerFound = false;
   private rowsBeforeHeader = 0;
   private firstNonBlank: string[] | undefined;
+  /** A non-blank or malformed row above the header: the file is not empty. */
+  private textBeforeHeader = false;
 
   constructor(
     source: SourceInfo,
@@ -70,6 +72,7 @@ class CsvRowCollector implements CsvTokenSink {
     }
     this.rowsBeforeHeader++;
     if (!isBlankRow(cells)) {
+      this.textBeforeHeader = true;
       const trimmed = cells.map((cell) => cell.trim());
       if (/^parameters:/i.test(trimmed[0] ?? '')) {
         this.readParameters(cells);
@@ -83,7 +86,8 @@ class CsvRowCollector implements CsvTokenSink {
         }
       }
     }
-    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS)
+    // Blank rows alone are an empty file (finish), however many: only text that is not a header counts.
+    if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS && this.textBeforeHeader)
       throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
   }
 
@@ -92,13 +96,19 @@ class CsvRowCollector implements CsvTokenSink {
       this.rows.push({ kind: 'malformed', source: this.source, line, reason, message, raw });
       return;
     }
+    this.textBeforeHeader = true;
     this.rowsBeforeHeader++;
     if (this.rowsBeforeHeader >= MAX_PREAMBLE_ROWS)
       throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
   }
 
+  /**
+   * An empty file (no bytes, or blank rows only) has no header and no rows: an export of a day without
+   * conversions, not an error (issue 13). Text of which no row is the header is an error.
+   */
   finish(): void {
-    if (!this.headerFound) throw this.noHeaderError(`in its ${this.rowsBeforeHeader} rows`);
+    if (this.headerFound || !this.textBeforeHeader) return;
+    throw this.noHeaderError(`in its ${this.rowsBeforeHeader} rows`);
   }
 
   private readParameters(cells: string[]): void {

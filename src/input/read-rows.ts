@@ -35,12 +35,15 @@ export interface ReadOptions {
   onWarning?: (message: string) => void;
   /** Aborting ends the iteration quietly after the current chunk. */
   signal?: AbortSignal;
+  /** Told the file's SourceInfo once its format is known (CSV: header filled in as read), rows or none. */
+  onSource?: (source: SourceInfo) => void;
 }
 
 /**
  * The rows of `file` (`-` = options.stdin), in file order. Throws ConfigError (naming the file) only
  * when the whole file is unusable: unreadable, corrupt gzip, no header, a JSON document instead of
- * JSON lines, or bad options. Everything else is a row, malformed ones included.
+ * JSON lines, or bad options. Everything else is a row, malformed ones included. An empty file (no
+ * bytes, or blank lines only) has no rows.
  */
 export async function* readRows(
   file: string,
@@ -77,6 +80,7 @@ export async function* readRows(
     close = text.close;
     const format = options.format ?? detectFormat(file, text.head);
     const source: SourceInfo = { file, format, encoding };
+    options.onSource?.(source);
     if (format === 'jsonl') {
       yield* readJsonRows(text.chunks, source, { maxFieldBytes, signal: options.signal });
       return;

@@ -91,6 +91,17 @@ export class Ledger {
     this.merge();
   }
 
+  /**
+   * A run that ended without holding the ledger (another run held it): recorded already finished, and
+   * without `finishRun`'s merge, which belongs to the run holding the ledger.
+   */
+  recordRun(input: BeginRunInput & FinishRunInput): number {
+    const runId = this.beginRun(input);
+    const { counts, exitCode, durationMs, finishedAt = this.#now() } = input;
+    this.#stmt.finishRun.run(JSON.stringify(counts), exitCode, durationMs, finishedAt, runId);
+    return runId;
+  }
+
   /** Newest first. */
   history(options: { limit: number }): RunRow[] {
     return (this.#stmt.history.all(options.limit) as RunDbRow[]).map((row) => ({

@@ -147,7 +147,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       if (!found.match) throw undetected(row, found.candidates);
       preset = found.match;
     }
-    if (preset?.refuse && row.kind === 'csv') refuseLookalike(preset, row);
+    // A lookalike is told by a row's cells: a header alone (bindHeader) cannot tell.
+    if (preset?.refuse && row.kind === 'csv' && row.cells.length > 0) refuseLookalike(preset, row);
     if (preset) options.onPreset?.(row.source.file, preset.name);
     const merged = mergeMapping(preset, options.mapping);
     const bound = bindMapping(merged, row.source, options.lookup);
@@ -350,7 +351,14 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   };
 
   const drainWarnings = () => [...files.values()].flatMap((state) => state.validator.drainWarnings());
-  return Object.assign(check, { drainWarnings, flush });
+  // A header-only CSV is judged by its header as a file with rows would be: the preset detected (or none
+  // matching: exit 2), the mapped columns bound, so "no conversions today" differs from a wrong file.
+  const bindHeader = (source: SourceInfo) => {
+    if (source.format === 'csv' && source.header) {
+      stateFor({ kind: 'csv', source, line: source.headerLine ?? 0, cells: [] });
+    }
+  };
+  return Object.assign(check, { drainWarnings, flush, bindHeader });
 }
 
 /**
@@ -359,6 +367,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
  */
 export type RowChecker = ((row: SourceRow) => RowOutcome) & {
   drainWarnings(): string[];
+  /** Binds a file that had no data rows to its header (detects its preset), throwing what a first row would. */
+  bindHeader(source: SourceInfo): void;
   flush(): Array<CheckedRow | SkippedRow>;
 };
 

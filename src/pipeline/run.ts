@@ -3,6 +3,7 @@
 import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
+import type { SourceInfo } from '../input/types.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry } from '../ledger/types.js';
@@ -267,7 +268,12 @@ export async function runPipeline(
       if (deps.signal?.aborted) break;
       hooks.onFileStart?.(file);
       const before = summary.rowsRead;
+      let source: SourceInfo | undefined;
+      let sourceRows = 0;
       const rows = readRows(file, {
+        onSource: (info) => {
+          source = info;
+        },
         format: settings.format,
         delimiter: settings.delimiter,
         encoding: settings.encoding,
@@ -278,6 +284,7 @@ export async function runPipeline(
         onWarning: hooks.onWarning,
       });
       for await (const row of rows) {
+        sourceRows++;
         const result = check(row);
         if (result === 'folded') continue;
         await take(result);
@@ -286,6 +293,14 @@ export async function runPipeline(
         if (deps.signal?.aborted) break;
       }
       hooks.onRowRead?.(summary.rowsRead);
+      if (sourceRows === 0 && !deps.signal?.aborted) {
+        // "No conversions today": a successful run of 0 rows, said so in case the export went wrong.
+        if (source) check.bindHeader(source);
+        const what = source?.header ? 'only a header' : 'the file is empty';
+        const message = `${file}: no data rows (${what}): nothing to import from it`;
+        summary.warnings.push(message);
+        hooks.onWarning?.(message);
+      }
       for (const warning of check.drainWarnings()) {
         summary.warnings.push(warning);
         hooks.onWarning?.(warning);

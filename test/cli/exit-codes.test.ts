@@ -21,6 +21,17 @@ describe('exitCodeFor', () => {
   });
 });
 
+describe('exitCodeFor with a --max-invalid budget', () => {
+  it.each([
+    ['invalid rows within the budget', { invalid: 2, sent: 5 }, 2, ExitCode.ok],
+    ['one more than the budget', { invalid: 3, sent: 5 }, 2, ExitCode.partial],
+    ['within the budget, but the server rejected one', { invalid: 1, rejected: 1 }, 2, ExitCode.partial],
+    ['within the budget, but delivery failed', { invalid: 1, failed: 1 }, 2, ExitCode.deliveryFailed],
+  ])('%s', (_name, over, allowed, code) => {
+    expect(exitCodeFor(summary(over), allowed)).toBe(code);
+  });
+});
+
 describe('exitCodeForError', () => {
   it.each([
     [new UsageError('x'), 2],

@@ -99,8 +99,14 @@ export function repeats(accepted: readonly AcceptedRecord[]): Map<string, Accept
   return new Map([...byId].filter(([, copies]) => copies.length > 1));
 }
 
-/** The keys every --json summary carries (README, issue 2 and 3). */
+/** The keys every --json summary carries (README, issues 2, 3 and 13). */
 export const summaryKeys = [
+  'runId',
+  'startedAt',
+  'finishedAt',
+  'version',
+  'target',
+  'exitCode',
   'rowsRead',
   'valid',
   'invalid',

@@ -188,6 +188,31 @@ describe('readRows on CSV', () => {
     );
   });
 
+  it('yields nothing for an empty file (no bytes, or blank lines only), however many blank lines', async () => {
+    const isHeader = (cells: string[]) => cells.includes('Order ID');
+    for (const [name, text] of [
+      ['empty.csv', ''],
+      ['blank.csv', '\r\n \n,,,\n'],
+      ['many-blank.csv', '\n'.repeat(150)],
+      ['empty.txt', ''],
+    ] as const) {
+      let source: { format: string; header?: string[] } | undefined;
+      const rows = await collect(readRows(tempFile(name, text), { isHeader, onSource: (s) => (source = s) }));
+      expect(rows, name).toEqual([]);
+      expect(source, name).toMatchObject({ format: 'csv' });
+      expect(source?.header, name).toBeUndefined();
+    }
+  });
+
+  it('still throws when the only text is a Parameters row or a malformed line above no header', async () => {
+    const isHeader = (cells: string[]) => cells.includes('Order ID');
+    for (const text of ['Parameters:TimeZone=UTC\n', '"unclosed,quote\n']) {
+      await expect(collect(readRows(tempFile('t.csv', text), { isHeader }))).rejects.toThrow(
+        /no header row found/,
+      );
+    }
+  });
+
   it('throws a ConfigError when the file ends before a header', async () => {
     const file = tempFile('short.csv', 'only,this\n');
     await expect(collect(readRows(file, { isHeader: () => false }))).rejects.toThrow(

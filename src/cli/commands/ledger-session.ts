@@ -25,12 +25,16 @@ export async function withLedger(
     throw new UsageError(`--wait must be a number of seconds, not "${wait}"`);
   }
   // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
+  const waited = Date.now();
   const release = await acquireLock(settings.statePath, {
     waitMs: waitSeconds * 1000,
     sleep: (ms) => delay(ms, undefined, { signal }),
   }).catch((error: unknown) => {
-    if (signal.aborted) throw new LockError('stopped while waiting for another run to finish');
-    throw error;
+    const failure = signal.aborted ? new LockError('stopped while waiting for another run to finish') : error;
+    const code =
+      signal.aborted && typeof signal.reason === 'number' ? signal.reason : exitCodeForError(failure);
+    recordRefusedRun(settings.statePath, run, code, Date.now() - waited);
+    throw failure;
   });
   try {
     const ledger = openLedger(settings.statePath);
@@ -58,6 +62,29 @@ export async function withLedger(
     }
   } finally {
     release();
+  }
+}
+
+/**
+ * A run refused the ledger (another run holds it) is in `history` too, with its exit code: otherwise a
+ * cron job failing with 5 every hour leaves no trace there. Best effort: the refusal is what the user
+ * must see, not a failure to note it.
+ */
+function recordRefusedRun(
+  statePath: string,
+  run: { command: 'push' | 'retry'; files: string[] },
+  exitCode: number,
+  durationMs: number,
+): void {
+  try {
+    const ledger = openLedger(statePath);
+    try {
+      ledger.recordRun({ command: run.command, files: run.files, counts: {}, exitCode, durationMs });
+    } finally {
+      ledger.close();
+    }
+  } catch {
+    // The ledger is busy or unreadable: the lock error below says what happened.
   }
 }
 

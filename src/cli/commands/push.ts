@@ -12,10 +12,12 @@ import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
-import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
+import { checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode } from '../progress.js';
-import { renderSummary, summaryJson } from '../render.js';
+import { renderSummary } from '../render.js';
+import { publicTarget, runJson, stampRun } from '../run-report.js';
 import { version } from '../version.js';
 
 const flagsSchema = z
@@ -45,6 +47,10 @@ export async function prepare(
 ): Promise<PreparedRun> {
   const flags = flagsSchema.parse(raw);
   const { io } = context;
+  // Checked here, not when the ledger is taken: a usage error is found before anything else happens.
+  if (flags.wait !== undefined && !(Number.isFinite(Number(flags.wait)) && Number(flags.wait) >= 0)) {
+    throw new UsageError(`--wait must be a number of seconds, not "${flags.wait}"`);
+  }
   const loaded = await loadConfig({ configPath: flags.config, cwd: io.cwd });
   const mappingFile = flags.mapping ? await loadMappingFile(flags.mapping, io.cwd) : undefined;
   const warnings: string[] = [];
@@ -92,31 +98,46 @@ export async function pushCommand(
   context: CommandContext,
 ): Promise<number> {
   const check = raw.check === true;
-  const prepared = await prepare(raw, context, !check);
-  const { settings, flags } = prepared;
-  if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
-  // Every input must be readable before anything is sent: exit 2 then means nothing was sent.
-  for (const file of files) {
-    if (file === '-') continue;
-    try {
-      accessSync(path.resolve(context.io.cwd, file), constants.R_OK);
-    } catch (error) {
-      throw new ConfigError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  return reported(raw, context, check, async (known) => {
+    const prepared = await prepare(raw, context, !check);
+    known.prepared = prepared;
+    const { settings, flags } = prepared;
+    if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be given only once');
+    // Every input must be readable and every output writable before anything is sent: exit 2 then means
+    // nothing was sent.
+    for (const file of files) {
+      if (file === '-') continue;
+      try {
+        accessSync(path.resolve(context.io.cwd, file), constants.R_OK);
+      } catch (error) {
+        throw new ConfigError(
+          `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        );
+      }
     }
-  }
-  if (!check) requireTarget(settings);
-  if (settings.maxInvalid && files.includes('-') && !check) {
-    throw new UsageError('--max-invalid reads the input twice and cannot be used with stdin (-)', {
-      hint: 'save the input to a file first',
-    });
-  }
-  return execute(prepared, context, { command: 'push', files, check, resend: flags.resend === true });
+    if (settings.rejectsPath) checkRejectsPath(settings.rejectsPath);
+    if (!check) {
+      checkLedgerPath(settings.statePath);
+      requireTarget(settings);
+    }
+    if (settings.maxInvalid && files.includes('-') && !check) {
+      throw new UsageError('--max-invalid reads the input twice and cannot be used with stdin (-)', {
+        hint: 'save the input to a file first',
+      });
+    }
+    return execute(prepared, context, { command: 'push', files, check, resend: flags.resend === true });
+  });
 }
 
 export async function retryCommand(raw: Record<string, unknown>, context: CommandContext): Promise<number> {
-  const prepared = await prepare(raw, context);
-  requireTarget(prepared.settings);
-  return execute(prepared, context, { command: 'retry', files: [], check: false, resend: false });
+  return reported(raw, context, false, async (known) => {
+    const prepared = await prepare(raw, context);
+    known.prepared = prepared;
+    if (prepared.settings.rejectsPath) checkRejectsPath(prepared.settings.rejectsPath);
+    checkLedgerPath(prepared.settings.statePath);
+    requireTarget(prepared.settings);
+    return execute(prepared, context, { command: 'retry', files: [], check: false, resend: false });
+  });
 }
 
 interface Execution {
@@ -126,7 +147,53 @@ interface Execution {
   resend: boolean;
 }
 
-async function execute(prepared: PreparedRun, context: CommandContext, run: Execution): Promise<number> {
+interface Outcome {
+  summary: Summary;
+  exitCode: number;
+}
+
+/**
+ * Runs `body` and prints its result: under --json one object per run, also when an error ended it
+ * before it counted anything (a missing file, no key, a bad URL), so a cron log has a line for every run.
+ */
+async function reported(
+  raw: Record<string, unknown>,
+  context: CommandContext,
+  check: boolean,
+  body: (known: { prepared?: PreparedRun }) => Promise<Outcome>,
+): Promise<number> {
+  const stamp = stampRun();
+  const known: { prepared?: PreparedRun } = {};
+  const target = () =>
+    publicTarget(
+      known.prepared?.settings.baseUrl ??
+        (typeof raw.baseUrl === 'string' ? raw.baseUrl : context.io.env.REVIMPORT_BASE_URL),
+    );
+  const json = raw.json === true;
+  const quiet = raw.quiet === true;
+  const { io } = context;
+  let outcome: Outcome;
+  try {
+    outcome = await body(known);
+  } catch (error) {
+    // The run ended early (a refused key, an unreadable later file): what it did is still the result.
+    const partial = (error as ErrorWithSummary).summary;
+    const exitCode = signalExitCode(context) ?? exitCodeForError(error);
+    if (json) {
+      const line = runJson(stamp, { summary: partial, check, exitCode, target: target(), error });
+      io.stdout.write(`${JSON.stringify(line)}\n`);
+    } else if (partial) (quiet ? io.stderr : io.stdout).write(renderSummary(partial));
+    throw error;
+  }
+  const { summary, exitCode } = outcome;
+  if (json) {
+    io.stdout.write(`${JSON.stringify(runJson(stamp, { summary, check, exitCode, target: target() }))}\n`);
+  } else if (!quiet) io.stdout.write(renderSummary(summary));
+  else if (exitCode !== ExitCode.ok) io.stderr.write(renderSummary(summary));
+  return exitCode;
+}
+
+async function execute(prepared: PreparedRun, context: CommandContext, run: Execution): Promise<Outcome> {
   const { settings, flags, mode } = prepared;
   const { io } = context;
   const now = () => performance.now();
@@ -135,30 +202,34 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
   const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
   const checkOnly = { files: run.files, check: true, resend: false };
+  const exitCodeOf = (summary: Summary) => exitCodeOfRun(summary, run, settings, context);
 
   const produce = async (): Promise<Summary> => {
     if (run.check) return runPipeline(settings, checkOnly, { ...base, rejects }, progress.hooks);
-    let pushRejects = rejects;
-    if (settings.maxInvalid) {
-      // Validate first, then send: a broken export or mapping must not half-import.
-      const pass = await runPipeline(
-        settings,
-        checkOnly,
-        { ...base, rejects },
-        { onWarning: progress.hooks.onWarning },
-      );
-      const exceeded = budgetExceeded(settings, pass);
-      if (exceeded) return { ...pass, check: false, totals: {}, aborted: exceeded };
-      // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
-      pushRejects = rejects && withoutInvalid(rejects);
-    }
     const { withLedger } = await import('./ledger-session.js');
+    // The run is recorded in the ledger (history) from here on, the --max-invalid pass included.
     return withLedger(
       settings,
       run,
       flags.wait,
-      (ledger) => runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks),
-      (summary) => exitCodeOf(summary, run, context),
+      async (ledger) => {
+        let pushRejects = rejects;
+        if (settings.maxInvalid) {
+          // Validate first, then send: a broken export or mapping must not half-import.
+          const pass = await runPipeline(
+            settings,
+            checkOnly,
+            { ...base, rejects },
+            { onWarning: progress.hooks.onWarning },
+          );
+          const exceeded = budgetExceeded(settings, pass);
+          if (exceeded) return { ...pass, check: false, totals: {}, aborted: exceeded };
+          // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
+          pushRejects = rejects && withoutInvalid(rejects);
+        }
+        return runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks);
+      },
+      exitCodeOf,
       context.signal,
     );
   };
@@ -166,40 +237,31 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   let summary: Summary;
   try {
     summary = await produce();
-  } catch (error) {
-    // The run ended early (a refused key, an unreadable later file): what it did is still the result.
-    const partial = (error as ErrorWithSummary).summary;
+  } finally {
     progress.stop();
     await rejects?.close();
-    if (partial) printSummary(partial, prepared, context, error);
-    throw error;
   }
-  progress.stop();
-  await rejects?.close();
-  printSummary(summary, prepared, context);
-  return exitCodeOf(summary, run, context);
+  return { summary, exitCode: exitCodeOf(summary) };
 }
 
-function exitCodeOf(summary: Summary, run: Execution, context: CommandContext): number {
+function signalExitCode(context: CommandContext): number | undefined {
   // SIGINT/SIGTERM: the signal's own code (main aborts with it as the reason).
-  if (context.signal.aborted) return typeof context.signal.reason === 'number' ? context.signal.reason : 130;
-  if (run.check) return summary.invalid > 0 ? ExitCode.partial : ExitCode.ok;
-  return exitCodeFor(summary);
+  if (!context.signal.aborted) return undefined;
+  return typeof context.signal.reason === 'number' ? context.signal.reason : ExitCode.interrupted;
 }
 
-function printSummary(
+function exitCodeOfRun(
   summary: Summary,
-  prepared: PreparedRun,
+  run: Execution,
+  settings: Settings,
   context: CommandContext,
-  error?: unknown,
-): void {
-  const { io } = context;
-  if (prepared.flags.json) {
-    const failure = error instanceof Error ? { error: { message: error.message } } : {};
-    io.stdout.write(`${JSON.stringify({ ...summaryJson(summary), ...failure })}\n`);
-  } else if (prepared.mode !== 'quiet') io.stdout.write(renderSummary(summary));
-  else if (error !== undefined || exitCodeFor(summary) !== ExitCode.ok)
-    io.stderr.write(renderSummary(summary));
+): number {
+  const signalled = signalExitCode(context);
+  if (signalled !== undefined) return signalled;
+  // Invalid rows within --max-invalid are accepted, as bq load's max bad records: exit 0 (issue 13).
+  const allowed = summary.aborted === undefined ? allowedInvalid(settings, summary) : 0;
+  if (run.check) return summary.invalid > allowed ? ExitCode.partial : ExitCode.ok;
+  return exitCodeFor(summary, allowed);
 }
 
 function withoutInvalid(writer: RejectsWriter): RejectsWriter {
@@ -216,11 +278,18 @@ function withoutInvalid(writer: RejectsWriter): RejectsWriter {
   };
 }
 
+/** How many invalid rows --max-invalid accepts in a run of `pass.rowsRead` rows (0 without a budget). */
+export function allowedInvalid(settings: Settings, pass: Summary): number {
+  const budget = settings.maxInvalid;
+  if (!budget) return 0;
+  return budget.kind === 'count' ? budget.max : (budget.max / 100) * pass.rowsRead;
+}
+
 /** Why the --max-invalid budget is exceeded, if it is. */
 export function budgetExceeded(settings: Settings, pass: Summary): string | undefined {
   const budget = settings.maxInvalid;
   if (!budget) return undefined;
-  const allowed = budget.kind === 'count' ? budget.max : (budget.max / 100) * pass.rowsRead;
+  const allowed = allowedInvalid(settings, pass);
   if (pass.invalid <= allowed) return undefined;
   const limit = budget.kind === 'count' ? `${budget.max}` : `${budget.max}% (${Math.floor(allowed)} rows)`;
   return `${pass.invalid} invalid rows exceed --max-invalid ${limit}; nothing was sent`;
