@@ -35,6 +35,17 @@ afterEach(async () => {
   proxy = undefined;
 });
 
+/** The receiver, over https with `cert` (of test/fixtures/tls) unless false. */
+async function receive(cert: string | false = 'server.pem'): Promise<Receiver> {
+  receiver = await startReceiver({ apiKey: key, ...(cert ? { tls: serverTls(cert) } : {}) });
+  return receiver;
+}
+
+async function proxyUp(credentials?: string): Promise<TestProxy> {
+  proxy = await startProxy(credentials === undefined ? {} : { credentials });
+  return proxy;
+}
+
 /** The environment of a push to `baseUrl`: no proxy variable or CA from the developer's shell, then `extra`. */
 function env(baseUrl: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
   const cleared = Object.fromEntries([...proxyVariables, 'NODE_EXTRA_CA_CERTS'].map((n) => [n, undefined]));
@@ -56,7 +67,7 @@ const named = (r: Receiver, host: string) => r.url.replace('127.0.0.1', host);
 
 describe('a private CA', () => {
   it('without its certificate: exit 2 at the first request with the NODE_EXTRA_CA_CERTS hint; with it the records go', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
+    const r = await receive();
     const file = writeExport(work, 'a.csv', { to: 1000 });
     const refused = await push(file, r.url);
     expect(refused.code).toBe(2);
@@ -80,7 +91,7 @@ describe('a private CA', () => {
   });
 
   it('an expired certificate is exit 2 naming it, and the hint says NODE_EXTRA_CA_CERTS cannot fix it', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls('expired.pem') }));
+    const r = await receive('expired.pem');
     const result = await push(writeExport(work, 'a.csv', { to: 10 }), r.url, { NODE_EXTRA_CA_CERTS: ca });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('the certificate has expired (CERT_HAS_EXPIRED)');
@@ -93,8 +104,8 @@ describe('a private CA', () => {
 describe('proxies', () => {
   for (const variable of ['HTTPS_PROXY', 'https_proxy']) {
     it(`${variable} with a login: the run goes through the CONNECT proxy; --verbose names it without the login`, async () => {
-      const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
-      const p = (proxy = await startProxy({ credentials: 'ops:s3cr%t pass' }));
+      const r = await receive();
+      const p = await proxyUp('ops:s3cr%t pass');
       const proxyUrl = `http://ops:s3cr%25t%20pass@127.0.0.1:${p.port}`;
       const target = named(r, 'crm.test');
       const result = await push(
@@ -116,8 +127,8 @@ describe('proxies', () => {
   }
 
   it('a proxy that wants a login it was not given: exit 2 at once naming 407, nothing retried', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
-    const p = (proxy = await startProxy({ credentials: 'ops:right' }));
+    const r = await receive();
+    const p = await proxyUp('ops:right');
     const result = await push(writeExport(work, 'a.csv', { to: 1000 }), named(r, 'crm.test'), {
       HTTPS_PROXY: `http://ops:wrong@127.0.0.1:${p.port}`,
       NODE_EXTRA_CA_CERTS: ca,
@@ -130,8 +141,8 @@ describe('proxies', () => {
   });
 
   it('a plain-http target through HTTP_PROXY is forwarded (absolute-form), not tunnelled', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key }));
-    const p = (proxy = await startProxy());
+    const r = await receive(false);
+    const p = await proxyUp();
     const target = named(r, 'crm.test');
     const result = await push(
       writeExport(work, 'a.csv', { to: 50 }),
@@ -146,8 +157,8 @@ describe('proxies', () => {
   });
 
   it('the proxy config key is used; HTTPS_PROXY wins over it; --proxy wins over both', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
-    const p = (proxy = await startProxy());
+    const r = await receive();
+    const p = await proxyUp();
     const dead = 'http://127.0.0.1:9'; // discard port: nothing listens
     const file = writeExport(work, 'a.csv', { to: 5 });
     const target = named(r, 'crm.test');
@@ -176,8 +187,8 @@ describe('proxies', () => {
   });
 
   it('NO_PROXY exempts a host from --proxy; without it the same run is tunnelled', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
-    const p = (proxy = await startProxy());
+    const r = await receive();
+    const p = await proxyUp();
     const file = writeExport(work, 'a.csv', { to: 5 });
     const host = new URL(r.url).host;
     const exempt = await push(
@@ -199,8 +210,8 @@ describe('proxies', () => {
   });
 
   it('a proxy from the environment is not used for a loopback target', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
-    const p = (proxy = await startProxy());
+    const r = await receive();
+    const p = await proxyUp();
     const result = await push(
       writeExport(work, 'a.csv', { to: 5 }),
       r.url,
@@ -214,8 +225,8 @@ describe('proxies', () => {
   });
 
   it('a certificate for another name, met through the proxy, is a hostname mismatch (exit 2)', async () => {
-    const r = (receiver = await startReceiver({ apiKey: key, tls: serverTls() }));
-    const p = (proxy = await startProxy());
+    const r = await receive();
+    const p = await proxyUp();
     const result = await push(writeExport(work, 'a.csv', { to: 5 }), named(r, 'other.test'), {
       NODE_EXTRA_CA_CERTS: ca,
       HTTPS_PROXY: p.url,
