@@ -99,6 +99,15 @@ describe('a private CA', () => {
     expect(r.connections).toBe(1);
     expect(r.accepted).toHaveLength(0);
   });
+
+  it('https to a server answering plain http is exit 2 at once, pointing at the base URL', async () => {
+    const r = await receive(false);
+    const result = await push(writeExport(work, 'a.csv', { to: 10 }), r.url.replace('http:', 'https:'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not answer TLS (is it plain http?) (ERR_SSL_WRONG_VERSION_NUMBER)');
+    expect(result.stderr).toContain('check the base URL');
+    expect(r.connections).toBe(1);
+  });
 });
 
 describe('proxies', () => {
@@ -222,6 +231,20 @@ describe('proxies', () => {
     expect(result.stderr).toContain('proxy: none, connecting directly: 127.0.0.1 is this machine');
     expect(p.tunnels).toEqual([]);
     expect(r.accepted).toHaveLength(5);
+
+    // --no-proxy beats a config key that would apply to loopback.
+    config = writeConfig(work, { proxy: p.url });
+    const direct = await push(
+      writeExport(work, 'b.csv', { from: 6, to: 10 }),
+      r.url,
+      { NODE_EXTRA_CA_CERTS: ca, HTTPS_PROXY: p.url },
+      '--verbose',
+      '--no-proxy',
+    );
+    expect(direct.code).toBe(0);
+    expect(direct.stderr).toContain('proxy: none (--no-proxy)');
+    expect(p.tunnels).toEqual([]);
+    expect(r.accepted).toHaveLength(10);
   });
 
   it('a certificate for another name, met through the proxy, is a hostname mismatch (exit 2)', async () => {
