@@ -33,6 +33,11 @@ function addDeliveryOptions(command: Command): Command {
     .option('--rate <n>', 'requests per second at most')
     .option('--wait <s>', 'seconds to wait for another run holding the ledger (default 0: exit 5 at once)')
     .option('--allow-http', 'allow plain http to a non-loopback host')
+    .option(
+      '--proxy <url>',
+      'proxy for the CRM requests (default: https_proxy/HTTP_PROXY..., then the proxy key)',
+    )
+    .option('--no-proxy', 'connect directly, whatever the proxy variables and the proxy key say')
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('-q, --quiet', 'print errors only')
     .option('-v, --verbose', "print each request's status and time");
@@ -50,7 +55,8 @@ Exit codes: 0 all delivered (or already delivered) · 1 some rows invalid or ref
 error, nothing sent · 3 API key refused · 4 delivery failed, records kept for the next run · 5 another
 run holds the ledger · 70 internal error · 130/143 stopped by SIGINT/SIGTERM
 
-Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path)`,
+Environment: REVIMPORT_API_KEY, REVIMPORT_BASE_URL, REVIMPORT_STATE (ledger path), HTTPS_PROXY,
+HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certificate, PEM)`,
     )
     .exitOverride()
     .configureOutput({

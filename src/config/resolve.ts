@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { normalizeCurrency } from '../record/currency.js';
 import { createDatetimeParser } from '../record/datetime.js';
 import { canonicalZone } from '../record/zone.js';
+import { proxyEnv } from '../transport/proxy.js';
 import type { WrittenConfig, WrittenMapping } from './schema.js';
 import { defaults, type ErrorBudget, type Settings } from './settings.js';
 
@@ -26,6 +27,8 @@ export interface PushFlags {
   refunds?: string;
   rejectsSkipped?: boolean;
   allowHttp?: boolean;
+  /** `--proxy <url>`; false from `--no-proxy`. */
+  proxy?: string | false;
   delimiter?: string;
   format?: string;
   encoding?: string;
@@ -110,6 +113,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
     earliestMs: earliestSetting(config.earliest),
     futureMs: config.futureHours === undefined ? defaults.futureMs : config.futureHours * 3_600_000,
     allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
+    proxy: { flag: flags.proxy, config: config.proxy, env: proxyEnv(env) },
     delimiter: normalizeDelimiter(flags.delimiter ?? config.delimiter),
     format,
     encoding: flags.encoding ?? config.encoding,

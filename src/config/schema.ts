@@ -305,6 +305,8 @@ export const configSchema = z
     /** Also write skipped rows (not-paid statuses, refunded in full...) to the rejects file. */
     rejectsSkipped: z.boolean().optional(),
     allowHttp: z.boolean().optional(),
+    /** Proxy for the CRM requests (`http://[user:password@]host:port`); HTTPS_PROXY/HTTP_PROXY win over it. */
+    proxy: z.string().min(1).optional(),
     delimiter: z.string().min(1).max(2).optional(),
     format: z.enum(['csv', 'jsonl']).optional(),
     encoding: z.string().min(1).optional(),

@@ -1,4 +1,5 @@
 // Settings: the fully resolved, normalized options a run works with (what resolve.ts produces).
+import type { ProxySettings } from '../transport/proxy.js';
 import type { WrittenMapping } from './schema.js';
 
 export type ErrorBudget = { kind: 'count'; max: number } | { kind: 'percent'; max: number };
@@ -38,6 +39,8 @@ export interface Settings {
   earliestMs: number;
   futureMs: number;
   allowHttp: boolean;
+  /** Where a proxy may come from: --proxy/--no-proxy > *_proxy variables > the `proxy` key (transport/proxy.ts). */
+  proxy: ProxySettings;
   delimiter: string | undefined;
   format: 'csv' | 'jsonl' | undefined;
   encoding: string | undefined;

@@ -5,6 +5,7 @@ import type { Rejection } from '../report/rejection.js';
 import type { Summary, Totals } from '../report/summary.js';
 import { checkUrl } from '../transport/client.js';
 import { createDeliverer, type Deliverer } from '../transport/deliver.js';
+import { chooseProxy } from '../transport/proxy.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
 import type { RunDeps } from './run.js';
@@ -57,8 +58,10 @@ export function makeDeliverer(
     raw: item.row ? undefined : JSON.stringify(item.record),
     issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
   });
+  const url = checkUrl(settings.baseUrl ?? '', settings.allowHttp);
   return createDeliverer<Item>({
-    url: checkUrl(settings.baseUrl ?? '', settings.allowHttp),
+    url,
+    proxy: chooseProxy(url, settings.proxy).url,
     apiKey: settings.apiKey ?? '',
     userAgent: deps.userAgent,
     batchSize: settings.batchSize,

@@ -2,6 +2,7 @@
 // scripted answers and seeded faults, and honours Idempotency-Key like Stripe. Used by the tests,
 // `npm run receiver` and `npm run demo`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from './seeded-random.js';
 
@@ -56,6 +57,8 @@ export interface ReceiverOptions {
   intercept?: (elements: unknown[] | undefined) => ScriptedResponse | undefined;
   /** Called once per request, when it has been answered (or reset). */
   onRequest?: (request: RecordedRequest) => void;
+  /** Serve https with this key and certificate chain (PEM) instead of http. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface RecordedRequest {
@@ -79,8 +82,10 @@ export interface AcceptedRecord {
 }
 
 export interface Receiver {
-  /** http://host:port */
+  /** http://host:port (https:// with `tls`) */
   readonly url: string;
+  /** TCP connections accepted so far (with `tls`: handshakes attempted, failed ones included). */
+  readonly connections: number;
   readonly requests: RecordedRequest[];
   /** Every element of every accepted batch, in order, duplicates included. */
   readonly accepted: AcceptedRecord[];
@@ -260,11 +265,16 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     res.end(answer.body ?? '');
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
+  };
+  const server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -274,8 +284,11 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     requests,
+    get connections() {
+      return connections;
+    },
     accepted,
     get held() {
       return held;

@@ -1,9 +1,10 @@
 // The one network call: POST a JSON body to the revenues endpoint over an undici dispatcher, with a
 // bounded read of the answer. No retry or decision here (classify.ts, deliver.ts make those).
 import { performance } from 'node:perf_hooks';
-import { type Dispatcher, Pool } from 'undici';
+import { type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
 import type { ResponseHeaders } from './classify.js';
+import { isLoopback } from './proxy.js';
 
 /** At most this much of a response body is kept; the rest is drained unread. */
 export const maxResponseBytes = 64 * 1024;
@@ -45,7 +46,12 @@ export interface PostResponse {
 function causeCode(error: unknown, signal: AbortSignal | undefined, timedOut: AbortSignal): string {
   if (timedOut.aborted) return 'ETIMEDOUT';
   if (signal?.aborted) return 'ABORTED';
-  const outer = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const outer = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | null;
+  // A proxy's answer other than 200 to CONNECT, or 407 to a forwarded request (undici's wording).
+  const proxyStatus = /^Proxy (?:response \((\d{3})\)|Authentication Required \((407)\))/.exec(
+    typeof outer?.message === 'string' ? outer.message : '',
+  );
+  if (proxyStatus) return `PROXY_${proxyStatus[1] ?? proxyStatus[2]}`;
   const inner = outer?.cause?.code;
   // undici reports a peer reset as UND_ERR_SOCKET with the OS code on the cause: the OS code says more.
   if (typeof inner === 'string' && /^E[A-Z]+$/.test(inner)) return inner;
@@ -105,17 +111,24 @@ export async function postBatch(dispatcher: Dispatcher, request: PostRequest): P
   }
 }
 
-/** A keep-alive connection pool for one origin. */
-export function createPool(origin: string | URL, options: { connections: number }): Pool {
-  return new Pool(origin, { connections: options.connections, keepAliveTimeout: 10_000, pipelining: 1 });
+/** A dispatcher the deliverer owns and closes. */
+export type OwnedDispatcher = Dispatcher & { readonly closed: boolean; readonly destroyed: boolean };
+
+/**
+ * Keep-alive connections to one origin, directly or through `proxy`: an https target through a CONNECT
+ * tunnel, an http one as absolute-form requests to the proxy (as curl does; many proxies tunnel only 443).
+ */
+export function createPool(
+  origin: string | URL,
+  options: { connections: number; proxy?: URL | undefined },
+): OwnedDispatcher {
+  const pool = { connections: options.connections, keepAliveTimeout: 10_000, pipelining: 1 };
+  if (!options.proxy) return new Pool(origin, pool);
+  const tunnel = new URL(origin).protocol === 'https:';
+  return new ProxyAgent({ ...pool, uri: options.proxy.href, proxyTunnel: tunnel }) as OwnedDispatcher;
 }
 
 const endpointPath = 'api/revenues';
-
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
-}
 
 /**
  * `{baseUrl}/api/revenues` as a URL (a path prefix in baseUrl is kept, a trailing slash is harmless).

@@ -68,6 +68,8 @@ export interface DeliverOptions<T extends { record: ConversionRecord }> {
   apiKey: string;
   /** Default: a keep-alive Pool of `concurrency` connections, owned (and closed) by the deliverer. */
   dispatcher?: Dispatcher;
+  /** The proxy the default pool goes through (see proxy.ts); names it in setup errors. */
+  proxy?: URL;
   /** Default `revimport`. */
   userAgent?: string;
   /** Per-request time-out, ms. Default 30_000. */

@@ -31,7 +31,7 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
   const now = options.now ?? Date.now;
   const ownedPool = options.dispatcher
     ? undefined
-    : createPool(options.url.origin, { connections: concurrency });
+    : createPool(options.url.origin, { connections: concurrency, proxy: options.proxy });
   const stats = emptyStats();
   const hooks = options.hooks ?? {};
   const outcomes = createOutcomes(hooks, stats, options.apiKey, (error) => stop(error));
@@ -108,6 +108,7 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     now,
     random: options.random ?? Math.random,
     dispatcher: options.dispatcher ?? ownedPool!,
+    proxy: options.proxy,
     pacing: new Pacing({ concurrency, ratePerSec: options.ratePerSec, now }),
     stats,
     hooks,

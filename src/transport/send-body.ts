@@ -10,6 +10,7 @@ import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
 import { idempotencyKey } from './idempotency.js';
 import type { Job, Outcomes, Part } from './outcomes.js';
 import type { Pacing } from './pacing.js';
+import { setupError } from './setup-errors.js';
 
 const timeoutCodes = new Set([
   'ETIMEDOUT',
@@ -28,6 +29,8 @@ export interface BodyContext<T> {
   now: () => number;
   random: () => number;
   dispatcher: Dispatcher;
+  /** The proxy in use, for messages. */
+  proxy: URL | undefined;
   pacing: Pacing;
   stats: DeliveryStats;
   hooks: DeliveryHooks<T>;
@@ -90,6 +93,12 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
         attempt,
       };
       outcomes.call(() => hooks.onRequest?.(info));
+      // A certificate this machine refuses or a proxy refusing us: no retry can help (exit 2 at once).
+      const setup = setupError(error, context.request.url, context.proxy);
+      if (setup) {
+        context.stop(setup);
+        return outcomes.abandoned(parts);
+      }
       reason = error.code;
       throttle = timeoutCodes.has(error.code);
     }

@@ -27,6 +27,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     earliestMs: defaults.earliestMs,
     futureMs: defaults.futureMs,
     allowHttp: false,
+    proxy: { flag: undefined, config: undefined, env: {} },
     delimiter: undefined,
     format: undefined,
     encoding: undefined,

@@ -12,6 +12,7 @@ import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
+import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
 import { checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import type { CommandContext } from '../program.js';
@@ -88,7 +89,8 @@ function requireTarget(settings: Settings): { baseUrl: string; apiKey: string } 
   if (!settings.apiKey) {
     throw new ConfigError('no API key: set REVIMPORT_API_KEY, or apiKeyFile in the config');
   }
-  checkUrl(settings.baseUrl, settings.allowHttp);
+  // A bad --proxy or proxy variable is a config error before anything is read.
+  chooseProxy(checkUrl(settings.baseUrl, settings.allowHttp), settings.proxy);
   return { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
 }
 
@@ -197,6 +199,10 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   const { settings, flags, mode } = prepared;
   const { io } = context;
   const now = () => performance.now();
+  if (mode === 'verbose' && !run.check) {
+    const line = describeProxy(chooseProxy(checkUrl(settings.baseUrl!, settings.allowHttp), settings.proxy));
+    if (line) io.stderr.write(`${line}\n`);
+  }
   const progress = await createProgress(io, mode, now);
   for (const warning of prepared.warnings) progress.warn(warning);
   const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
