@@ -34,6 +34,7 @@ function addDeliveryOptions(command: Command): Command {
     .option('--wait <s>', 'seconds to wait for another run holding the ledger (default 0: exit 5 at once)')
     .option('--allow-http', 'allow plain http to a non-loopback host')
     .option('--json', 'print the summary as one JSON object on stdout')
+    .option('--no-progress', 'no spinner on a terminal: one line per file, as without a TTY')
     .option('-q, --quiet', 'print errors only')
     .option('-v, --verbose', "print each request's status and time");
 }

@@ -27,6 +27,8 @@ const flagsSchema = z
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
     verbose: z.boolean().optional(),
+    /** false with --no-progress (commander's negated flag). */
+    progress: z.boolean().optional(),
     wait: z.string().optional(),
   })
   .passthrough();
@@ -130,7 +132,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   const { settings, flags, mode } = prepared;
   const { io } = context;
   const now = () => performance.now();
-  const progress = await createProgress(io, mode, now);
+  const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
   for (const warning of prepared.warnings) progress.warn(warning);
   const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
   const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
