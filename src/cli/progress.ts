@@ -2,6 +2,8 @@
 // --no-progress); nothing with --quiet.
 import type { PipelineHooks } from '../pipeline/hooks.js';
 import type { CliIO } from './io.js';
+import { counted } from './render.js';
+import { explainCodes } from './system-errors.js';
 
 export type OutputMode = 'quiet' | 'normal' | 'verbose';
 
@@ -54,7 +56,7 @@ export async function createProgress(
   // Messages above the spinner must not be overwritten by it.
   const say = (text: string) => {
     if (spinner) spinner.clear();
-    line(text);
+    line(explainCodes(text));
     if (spinner) spinner.render();
   };
 
@@ -63,7 +65,7 @@ export async function createProgress(
       if (spinner) spinner.text = `reading ${file}`;
     },
     onFileDone(file, count) {
-      if (mode !== 'quiet' && !spinner) line(`${file}: ${count} rows`);
+      if (mode !== 'quiet' && !spinner) line(`${file}: ${counted(count, 'row')}`);
     },
     onPreset(file, preset) {
       if (mode !== 'quiet') say(`${file}: preset ${preset}`);
@@ -84,7 +86,7 @@ export async function createProgress(
       if (mode !== 'verbose') return;
       const outcome = info.status === undefined ? (info.error ?? 'error') : String(info.status);
       say(
-        `POST /api/revenues ${info.records} records: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`,
+        `POST /api/revenues ${counted(info.records, 'record')}: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`,
       );
     },
     onRetry(info) {

@@ -117,7 +117,10 @@ function parseWith<S extends z.ZodType>(schema: S, raw: unknown, file: string): 
   });
 }
 
+/** A system error by its bare code (ENOENT): the CLI turns codes into sentences (cli/system-errors.ts). */
 function errorText(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -16,6 +16,7 @@ import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode } from '../progress.js';
 import { renderSummary, summaryJson } from '../render.js';
+import { describeSystemError } from '../system-errors.js';
 import { version } from '../version.js';
 
 const flagsSchema = z
@@ -38,6 +39,8 @@ export interface PreparedRun {
   flags: z.infer<typeof flagsSchema>;
   mode: OutputMode;
   warnings: string[];
+  /** Set by retry: its summary has no rows-read line. */
+  command?: 'retry';
 }
 
 export async function prepare(
@@ -103,7 +106,7 @@ export async function pushCommand(
     try {
       accessSync(path.resolve(context.io.cwd, file), constants.R_OK);
     } catch (error) {
-      throw new ConfigError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new ConfigError(`cannot read ${file}: ${describeSystemError(error)}`);
     }
   }
   if (!check) requireTarget(settings);
@@ -116,7 +119,7 @@ export async function pushCommand(
 }
 
 export async function retryCommand(raw: Record<string, unknown>, context: CommandContext): Promise<number> {
-  const prepared = await prepare(raw, context);
+  const prepared = { ...(await prepare(raw, context)), command: 'retry' as const };
   requireTarget(prepared.settings);
   return execute(prepared, context, { command: 'retry', files: [], check: false, resend: false });
 }
@@ -199,9 +202,9 @@ function printSummary(
   if (prepared.flags.json) {
     const failure = error instanceof Error ? { error: { message: error.message } } : {};
     io.stdout.write(`${JSON.stringify({ ...summaryJson(summary), ...failure })}\n`);
-  } else if (prepared.mode !== 'quiet') io.stdout.write(renderSummary(summary));
+  } else if (prepared.mode !== 'quiet') io.stdout.write(renderSummary(summary, prepared));
   else if (error !== undefined || exitCodeFor(summary) !== ExitCode.ok)
-    io.stderr.write(renderSummary(summary));
+    io.stderr.write(renderSummary(summary, prepared));
 }
 
 function withoutInvalid(writer: RejectsWriter): RejectsWriter {
