@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { isReadableByOthers, loadConfig, loadMappingFile, readKeyFile } from '../../config/load.js';
 import { type PushFlags, resolveSettings } from '../../config/resolve.js';
 import type { Settings } from '../../config/settings.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, isRevimportError, type RevimportError, UsageError } from '../../errors.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
@@ -41,6 +41,8 @@ export interface PreparedRun {
   warnings: string[];
   /** Set by retry: its summary has no rows-read line. */
   command?: 'retry';
+  /** --check: why the apiKeyFile could not be read (a real push stops there; --check reports it after the rows). */
+  keyProblem?: RevimportError;
 }
 
 export async function prepare(
@@ -54,12 +56,19 @@ export async function prepare(
   const mappingFile = flags.mapping ? await loadMappingFile(flags.mapping, io.cwd) : undefined;
   const warnings: string[] = [];
   let keyFromFile: string | undefined;
-  // A dry run needs no key: a missing key file must not fail --check.
-  if (needsKey && !io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
+  let keyProblem: RevimportError | undefined;
+  if (!io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
     const keyPath = path.resolve(loaded.baseDir, loaded.config.apiKeyFile);
-    const keyFile = readKeyFile(keyPath);
-    keyFromFile = keyFile.key;
-    if (keyFile.readableByOthers) warnings.push(`apiKeyFile ${keyPath} is readable by others: chmod 600 it`);
+    try {
+      const keyFile = readKeyFile(keyPath);
+      keyFromFile = keyFile.key;
+      if (keyFile.readableByOthers)
+        warnings.push(`apiKeyFile ${keyPath} is readable by others: chmod 600 it`);
+    } catch (error) {
+      // --check validates the rows first and reports an unreadable key file after them.
+      if (needsKey || !isRevimportError(error)) throw error;
+      keyProblem = error;
+    }
   }
   const resolved = resolveSettings({
     flags: raw as PushFlags,
@@ -76,7 +85,7 @@ export async function prepare(
     warnings.push(`${loaded.filepath} holds the API key and is readable by others: chmod 600 it`);
   }
   const mode: OutputMode = flags.quiet ? 'quiet' : flags.verbose ? 'verbose' : 'normal';
-  return { settings: resolved.settings, flags, mode, warnings };
+  return { settings: resolved.settings, flags, mode, warnings, ...(keyProblem ? { keyProblem } : {}) };
 }
 
 /** Everything a real push needs beyond --check: where to send, with which key. */
@@ -89,6 +98,38 @@ function requireTarget(settings: Settings): { baseUrl: string; apiKey: string } 
   }
   checkUrl(settings.baseUrl, settings.allowHttp);
   return { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
+}
+
+/**
+ * --check: what a real push would refuse in the delivery settings, found without contacting the server.
+ * Without any baseUrl the run is a data check only (a first look at an export on a laptop); once a
+ * baseUrl is configured, a bad URL or no usable key is what a push would stop on with exit 2.
+ */
+export function checkDelivery(prepared: PreparedRun): RevimportError | 'no baseUrl' | undefined {
+  const { settings } = prepared;
+  if (!settings.baseUrl) return 'no baseUrl';
+  const problems: RevimportError[] = [];
+  const collect = (step: () => unknown) => {
+    try {
+      step();
+    } catch (error) {
+      if (!isRevimportError(error)) throw error;
+      problems.push(error);
+    }
+  };
+  collect(() => checkUrl(settings.baseUrl!, settings.allowHttp));
+  if (!settings.apiKey)
+    problems.push(
+      prepared.keyProblem ??
+        new ConfigError('no API key: set REVIMPORT_API_KEY, or apiKeyFile in the config'),
+    );
+  // Whatever else a push checks before its first request.
+  if (problems.length === 0) collect(() => requireTarget(settings));
+  if (problems.length === 0) return undefined;
+  const hints = problems.flatMap((problem) => (problem.hint ? [problem.hint] : []));
+  return new ConfigError(`a real push would stop: ${problems.map((problem) => problem.message).join('; ')}`, {
+    ...(hints.length > 0 ? { hint: hints.join('; ') } : {}),
+  });
 }
 
 export async function pushCommand(
@@ -110,12 +151,24 @@ export async function pushCommand(
     }
   }
   if (!check) requireTarget(settings);
+  const delivery = check ? checkDelivery(prepared) : undefined;
+  if (delivery === 'no baseUrl' && prepared.mode !== 'quiet') {
+    context.io.stderr.write(
+      'delivery settings not checked: no baseUrl (set baseUrl, REVIMPORT_BASE_URL or --base-url to check the URL and key too)\n',
+    );
+  }
   if (settings.maxInvalid && files.includes('-') && !check) {
     throw new UsageError('--max-invalid reads the input twice and cannot be used with stdin (-)', {
       hint: 'save the input to a file first',
     });
   }
-  return execute(prepared, context, { command: 'push', files, check, resend: flags.resend === true });
+  return execute(prepared, context, {
+    command: 'push',
+    files,
+    check,
+    resend: flags.resend === true,
+    ...(delivery instanceof Error ? { deliveryProblem: delivery } : {}),
+  });
 }
 
 export async function retryCommand(raw: Record<string, unknown>, context: CommandContext): Promise<number> {
@@ -129,6 +182,8 @@ interface Execution {
   files: string[];
   check: boolean;
   resend: boolean;
+  /** --check: what a real push would refuse; reported after the rows, exit 2. */
+  deliveryProblem?: RevimportError;
 }
 
 async function execute(prepared: PreparedRun, context: CommandContext, run: Execution): Promise<number> {
@@ -181,7 +236,9 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   }
   progress.stop();
   await rejects?.close();
-  printSummary(summary, prepared, context);
+  printSummary(summary, prepared, context, run.deliveryProblem);
+  // Exit 2 before 1: the user sees the rows' problems and the delivery settings' at once.
+  if (run.deliveryProblem && !context.signal.aborted) throw run.deliveryProblem;
   return exitCodeOf(summary, run, context);
 }
 
