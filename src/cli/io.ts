@@ -2,7 +2,7 @@
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream;
   env: Record<string, string | undefined>;
   cwd: string;

@@ -4,6 +4,7 @@ import { isRevimportError, UsageError } from '../errors.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { createProgram } from './program.js';
+import { explainCodes } from './system-errors.js';
 
 export async function main(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -41,8 +42,8 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
       return ExitCode.usage;
     }
     if (isRevimportError(error)) {
-      io.stderr.write(`revimport: ${error.message}\n`);
-      if (error.hint) io.stderr.write(`  hint: ${error.hint}\n`);
+      io.stderr.write(`revimport: ${explainCodes(error.message)}\n`);
+      if (error.hint) io.stderr.write(`  hint: ${explainCodes(error.hint)}\n`);
       if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
       return exitCodeForError(error);
     }

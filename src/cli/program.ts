@@ -39,6 +39,7 @@ function addDeliveryOptions(command: Command): Command {
     )
     .option('--no-proxy', 'connect directly, whatever the proxy variables and the proxy key say')
     .option('--json', 'print the summary as one JSON object on stdout')
+    .option('--no-progress', 'no spinner on a terminal: one line per file, as without a TTY')
     .option('-q, --quiet', 'print errors only')
     .option('-v, --verbose', "print each request's status and time");
 }

@@ -1,7 +1,10 @@
-// Progress on stderr: an ora spinner on a TTY; plain lines per file otherwise (cron); nothing with --quiet.
+// Progress on stderr: an ora spinner on a TTY with a real width; plain lines per file otherwise (cron,
+// --no-progress); nothing with --quiet.
 import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
 import type { CliIO } from './io.js';
+import { counted } from './render.js';
+import { explainCodes } from './system-errors.js';
 
 export type OutputMode = 'quiet' | 'normal' | 'verbose';
 
@@ -14,8 +17,22 @@ export interface Progress {
   warn(message: string): void;
 }
 
-export async function createProgress(io: CliIO, mode: OutputMode, now: () => number): Promise<Progress> {
-  const tty = io.stderr.isTTY === true && !io.env.CI && mode !== 'quiet';
+/**
+ * Whether a spinner may run: ora 9.4 redraws forever on a terminal reporting 0 columns (a pty nobody
+ * sized, as some schedulers and `script` give), 795 MB of escape codes in 10 minutes while the run
+ * holds the ledger lock (issue 13). No width, no spinner.
+ */
+export function hasSpinnerWidth(stream: CliIO['stderr']): boolean {
+  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0;
+}
+
+export async function createProgress(
+  io: CliIO,
+  mode: OutputMode,
+  now: () => number,
+  options: { spinner?: boolean } = {},
+): Promise<Progress> {
+  const tty = options.spinner !== false && hasSpinnerWidth(io.stderr) && !io.env.CI && mode !== 'quiet';
   const started = now();
   let rows = 0;
   let delivered = 0;
@@ -33,13 +50,19 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
   }
   const update = () => {
     if (!spinner) return;
+    // A terminal resized to nothing mid-run: stop redrawing rather than loop (see hasSpinnerWidth).
+    if (!hasSpinnerWidth(io.stderr)) {
+      spinner.stop();
+      spinner = undefined;
+      return;
+    }
     const seconds = Math.max((now() - started) / 1000, 0.001);
     spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid, ${Math.round(rows / seconds)} rows/s`;
   };
   // Messages above the spinner must not be overwritten by it.
   const say = (text: string) => {
     if (spinner) spinner.clear();
-    line(text);
+    line(explainCodes(text));
     if (spinner) spinner.render();
   };
 
@@ -48,7 +71,7 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
       if (spinner) spinner.text = `reading ${file}`;
     },
     onFileDone(file, count) {
-      if (mode !== 'quiet' && !tty) line(`${file}: ${count} rows`);
+      if (mode !== 'quiet' && !spinner) line(`${file}: ${counted(count, 'row')}`);
     },
     onPreset(file, preset) {
       if (mode !== 'quiet') say(`${file}: preset ${preset}`);
@@ -69,7 +92,7 @@ export async function createProgress(io: CliIO, mode: OutputMode, now: () => num
       if (mode !== 'verbose') return;
       const outcome = info.status === undefined ? (info.error ?? 'error') : String(info.status);
       say(
-        `POST /api/revenues ${info.records} records: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`,
+        `POST /api/revenues ${counted(info.records, 'record')}: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`,
       );
     },
     onRetry(info) {

@@ -1,5 +1,16 @@
 // The result on stdout: the summary as text, or exactly one JSON object under --json.
-import type { Summary } from '../report/summary.js';
+import type { ErrorExample, Summary } from '../report/summary.js';
+import { explainCodes } from './system-errors.js';
+
+/** `1 row`, `2 rows`; `counted(1, 'batch', 'batches')`. */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+export interface RenderOptions {
+  /** `retry` reads no file: no "0 rows read" line. */
+  command?: 'push' | 'retry';
+}
 
 /** The --json object: every key always present (zeros, not missing keys). */
 export function summaryJson(summary: Summary): Record<string, unknown> {
@@ -13,7 +24,7 @@ function formatTotals(totals: Record<string, number>): string {
   return entries.map(([currency, sum]) => `${currency} ${sum}`).join(', ');
 }
 
-export function renderSummary(summary: Summary): string {
+export function renderSummary(summary: Summary, options: RenderOptions = {}): string {
   const lines: string[] = [];
   const seconds = (summary.durationMs / 1000).toFixed(1);
   const skipped = summary.skipped
@@ -24,15 +35,16 @@ export function renderSummary(summary: Summary): string {
     : '';
   if (summary.check) {
     lines.push(
-      `check: ${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid${skipped} (nothing sent)`,
+      `check: ${counted(summary.rowsRead, 'row')} read, ${summary.valid} valid, ${summary.invalid} invalid${skipped} (nothing sent)`,
     );
     lines.push(`valid totals: ${formatTotals(summary.totals)}`);
   } else {
-    lines.push(
-      `${summary.rowsRead} rows read, ${summary.valid} valid, ${summary.invalid} invalid` +
-        (summary.duplicates ? ` (${summary.duplicates} duplicates)` : '') +
-        skipped,
-    );
+    if (options.command !== 'retry')
+      lines.push(
+        `${counted(summary.rowsRead, 'row')} read, ${summary.valid} valid, ${summary.invalid} invalid` +
+          (summary.duplicates ? ` (${counted(summary.duplicates, 'duplicate')})` : '') +
+          skipped,
+      );
     lines.push(
       `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +
         (summary.changed ? `, changed since delivered ${summary.changed}` : '') +
@@ -43,20 +55,30 @@ export function renderSummary(summary: Summary): string {
         (summary.retried ? `, resent from earlier runs ${summary.retried}` : '') +
         (summary.pending ? `, left pending ${summary.pending}` : ''),
     );
-    lines.push(`${summary.requests} requests in ${summary.batches} batches, ${seconds} s`);
+    lines.push(
+      `${counted(summary.requests, 'request')} in ${counted(summary.batches, 'batch', 'batches')}, ${seconds} s`,
+    );
     lines.push(`delivered totals: ${formatTotals(summary.totals)}`);
   }
   if (summary.aborted) lines.push(`not sent: ${summary.aborted}`);
   for (const group of summary.errors) {
     lines.push(`${group.reason}: ${group.count}`);
-    for (const e of group.examples) {
-      const where = e.line > 0 ? `${e.file}:${e.line}` : e.file;
-      // Most messages quote the value already; name it only where they do not.
-      const value = e.value === '' || e.message.includes(e.value) ? '' : ` ${JSON.stringify(e.value)}`;
-      lines.push(`  ${where} [${e.column}]${value}: ${e.message}`);
-    }
-    if (group.count > group.examples.length)
-      lines.push(`  … and ${group.count - group.examples.length} more`);
+    for (const e of group.examples) lines.push(`  ${renderExample(e)}`);
+    const shown = group.examples.reduce((sum, e) => sum + (e.records ?? 1), 0);
+    if (group.count > shown) lines.push(`  … and ${group.count - shown} more`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function renderExample(e: ErrorExample): string {
+  const where = e.line > 0 ? `${e.file}:${e.line}` : e.file;
+  const message = explainCodes(e.message);
+  // A whole request body failed or was refused: one line for it, named by its first record.
+  if (e.records !== undefined) {
+    const first = e.value === '' ? '' : ` (first ${JSON.stringify(e.value)})`;
+    return `batch of ${e.records} records from ${where}${first}: ${message}`;
+  }
+  // Most messages quote the value already; name it only where they do not.
+  const value = e.value === '' || e.message.includes(e.value) ? '' : ` ${JSON.stringify(e.value)}`;
+  return `${where} [${e.column}]${value}: ${message}`;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cosmiconfig, getDefaultSearchPlaces } from 'cosmiconfig';
 import type { z } from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError, isRevimportError } from '../errors.js';
 import { configSchema, mappingSchema, type WrittenConfig, type WrittenMapping } from './schema.js';
 
 export interface LoadedConfig {
@@ -22,9 +22,29 @@ async function loadModule(filepath: string): Promise<unknown> {
   return { ...namespace };
 }
 
+/**
+ * TypeScript configs are not supported: cosmiconfig compiles them with the `typescript` package, which an
+ * installed revimport does not have, and Node runs TypeScript by itself only from 23.6 (revimport supports
+ * 20.18). They stay in the search places so that someone who has one is told so, instead of revimport
+ * silently using another file or none.
+ */
+function refuseTypeScript(filepath: string): never {
+  const name = path.basename(filepath);
+  throw new ConfigError(`${filepath}: TypeScript config files are not supported`, {
+    hint: `rename ${name} to ${name.replace(/\.[mc]?ts$/, '.mjs')} and remove its type annotations (a JS config can export a transform), or write the config as YAML or JSON`,
+  });
+}
+
 const explorer = () =>
   cosmiconfig('revimport', {
-    loaders: { '.js': loadModule, '.mjs': loadModule, '.cjs': loadModule },
+    loaders: {
+      '.js': loadModule,
+      '.mjs': loadModule,
+      '.cjs': loadModule,
+      '.ts': refuseTypeScript,
+      '.mts': refuseTypeScript,
+      '.cts': refuseTypeScript,
+    },
     searchPlaces: [
       ...getDefaultSearchPlaces('revimport'),
       'revimport.config.json',
@@ -41,6 +61,7 @@ export async function loadConfig(options: { configPath?: string; cwd: string }):
       ? await explorer().load(path.resolve(options.cwd, options.configPath))
       : await explorer().search(options.cwd);
   } catch (error) {
+    if (isRevimportError(error)) throw error;
     const where = options.configPath ? ` ${options.configPath}` : '';
     throw new ConfigError(`cannot read config file${where}: ${parseErrorText(error)}`);
   }
@@ -57,6 +78,7 @@ export async function loadMappingFile(file: string, cwd: string): Promise<Writte
   try {
     result = await explorer().load(full);
   } catch (error) {
+    if (isRevimportError(error)) throw error;
     throw new ConfigError(`cannot read mapping file ${file}: ${parseErrorText(error)}`);
   }
   const raw = unwrapModule(result?.config ?? {});
@@ -117,7 +139,10 @@ function parseWith<S extends z.ZodType>(schema: S, raw: unknown, file: string): 
   });
 }
 
+/** A system error by its bare code (ENOENT): the CLI turns codes into sentences (cli/system-errors.ts). */
 function errorText(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -50,6 +50,7 @@ export function makeDeliverer(
     stage: 'rejected' | 'failed',
     reason: string,
     message: string,
+    batch: Rejection['batch'],
   ): Rejection => ({
     file: item.file,
     line: item.line,
@@ -57,8 +58,11 @@ export function makeDeliverer(
     row: item.row,
     raw: item.row ? undefined : JSON.stringify(item.record),
     issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
+    batch,
   });
   const url = checkUrl(settings.baseUrl ?? '', settings.allowHttp);
+  // Numbers the bodies refused or failed as a whole, so the summary shows one line per body.
+  let bodies = 0;
   return createDeliverer<Item>({
     url,
     proxy: chooseProxy(url, settings.proxy).url,
@@ -106,8 +110,9 @@ export function makeDeliverer(
         summary.rejected += items.length;
         // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
         // the status again printed "HTTP 422: HTTP 422: ..." (found by test/e2e/delivery.test.ts).
+        const batch = { id: ++bodies, records: items.length };
         for (const item of items) {
-          reject(serverRejection(item, 'rejected', 'rejected by server', info.message));
+          reject(serverRejection(item, 'rejected', 'rejected by server', info.message, batch));
         }
         settled(items);
       },
@@ -119,8 +124,17 @@ export function makeDeliverer(
           info.reason,
         );
         summary.failed += items.length;
+        const batch = { id: ++bodies, records: items.length };
         for (const item of items) {
-          reject(serverRejection(item, 'failed', 'delivery failed', `${info.reason}; kept for the next run`));
+          reject(
+            serverRejection(
+              item,
+              'failed',
+              'delivery failed',
+              `${info.reason}; kept for the next run`,
+              batch,
+            ),
+          );
         }
         settled(items);
       },

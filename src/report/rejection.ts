@@ -27,6 +27,11 @@ export interface Rejection {
   raw?: string;
   /** The row as read, for the rejects file (original columns). */
   row: SourceRow | undefined;
+  /**
+   * The request body this record went out in, when the server's answer (or its absence) was about the
+   * whole body: the summary shows one example per body, not one per record.
+   */
+  batch?: { id: number; records: number };
 }
 
 /** `jane.doe@example.com` -> `j***@example.com`: enough to find the row, not enough to leak the address. */

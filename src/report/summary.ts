@@ -8,6 +8,8 @@ export interface ErrorExample {
   column: string;
   value: string;
   message: string;
+  /** Present when the example stands for a whole request body: how many records it held. */
+  records?: number;
 }
 
 export interface ErrorGroup {
@@ -66,6 +68,8 @@ export const MAX_EXAMPLES = 5;
 
 export class ErrorCollector {
   readonly #groups = new Map<string, ErrorGroup>();
+  /** `reason` + batch id of the bodies shown already: one example per failed body, not per record. */
+  readonly #batchesShown = new Set<string>();
 
   add(rejection: Rejection): void {
     for (const issue of rejection.issues) {
@@ -75,6 +79,12 @@ export class ErrorCollector {
         this.#groups.set(issue.reason, group);
       }
       group.count++;
+      const batch = rejection.batch && rejection.batch.records > 1 ? rejection.batch : undefined;
+      if (batch) {
+        const shown = `${issue.reason}\u0000${batch.id}`;
+        if (this.#batchesShown.has(shown)) continue;
+        this.#batchesShown.add(shown);
+      }
       if (group.examples.length < MAX_EXAMPLES) {
         group.examples.push({
           file: rejection.file,
@@ -82,6 +92,7 @@ export class ErrorCollector {
           column: issue.column,
           value: issue.value,
           message: issue.message,
+          ...(batch ? { records: batch.records } : {}),
         });
       }
     }

@@ -173,7 +173,10 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
     if (context.halted()) return context.settleUnsent(parts);
     if (throttle) pacing.throttled();
     if (attempt > context.retries)
-      return outcomes.failed(parts, `gave up after ${attempt} attempts: ${reason!}`);
+      return outcomes.failed(
+        parts,
+        `gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${reason!}`,
+      );
     let wait = backoffDelay(attempt, context.backoff, context.random);
     const now = context.now();
     if (afterMs !== undefined) {

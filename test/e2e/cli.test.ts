@@ -131,7 +131,7 @@ describe('stdout carries the result only', () => {
       [
         '3 rows read, 3 valid, 0 invalid',
         'delivered 3, rejected 0, failed 0, already sent 0',
-        '1 requests in 1 batches, N s',
+        '1 request in 1 batch, N s',
         'delivered totals: EUR 6.06',
         '',
       ].join('\n'),

@@ -42,8 +42,9 @@ describe.each(fixtures)('fixture $name', ({ name, input, config }) => {
   const configArgs = ['-c', path.join(dir, config)];
 
   it('--check reports every invalid row with line, column and reason, and sends nothing', async () => {
+    // The bundled configs point at the local receiver: with a key, --check is about the data alone.
     const result = await runCli(['push', file, '--check', '--json', '-c', path.join(dir, config)], {
-      env: { REVIMPORT_STATE: path.join(work, 'never.db') },
+      env: { REVIMPORT_STATE: path.join(work, 'never.db'), REVIMPORT_API_KEY: key },
     });
     // Not a TTY: no spinner, one line per file on stderr, after the file's warnings (offsets that
     // contradict the configured zone).
@@ -69,6 +70,13 @@ describe.each(fixtures)('fixture $name', ({ name, input, config }) => {
     expect(result.code).toBe(1);
     expect(receiver.requests).toHaveLength(0);
     expect(() => readFileSync(path.join(work, 'never.db'))).toThrow();
+  });
+
+  it('--check without a key reports the rows, then that a real push would stop (exit 2)', async () => {
+    const result = await runCli(['push', file, '--check', '-c', path.join(dir, config)]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain(`${expected.invalid.length} invalid (nothing sent)`);
+    expect(result.stderr).toContain('revimport: a real push would stop: no API key');
   });
 
   it('push delivers exactly the expected records, and a re-run sends nothing', async () => {

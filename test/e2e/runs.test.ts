@@ -49,7 +49,7 @@ describe('one run over several files', () => {
       env: pushEnv(receiver.url, key, state),
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/cannot read .*missing\.csv: ENOENT/);
+    expect(result.stderr).toMatch(/cannot read .*missing\.csv: the file does not exist \(ENOENT\)/);
     expect(receiver.requests).toHaveLength(0);
   });
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { isReadableByOthers, loadConfig, loadMappingFile, readKeyFile } from '../../config/load.js';
 import { type PushFlags, resolveSettings } from '../../config/resolve.js';
 import type { Settings } from '../../config/settings.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, isRevimportError, type RevimportError, UsageError } from '../../errors.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
@@ -19,6 +19,7 @@ import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode } from '../progress.js';
 import { renderSummary } from '../render.js';
 import { publicTarget, runJson, stampRun } from '../run-report.js';
+import { describeSystemError } from '../system-errors.js';
 import { version } from '../version.js';
 
 const flagsSchema = z
@@ -30,6 +31,8 @@ const flagsSchema = z
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
     verbose: z.boolean().optional(),
+    /** false with --no-progress (commander's negated flag). */
+    progress: z.boolean().optional(),
     wait: z.string().optional(),
   })
   .passthrough();
@@ -39,6 +42,10 @@ export interface PreparedRun {
   flags: z.infer<typeof flagsSchema>;
   mode: OutputMode;
   warnings: string[];
+  /** Set by retry: its summary has no rows-read line. */
+  command?: 'retry';
+  /** --check: why the apiKeyFile could not be read (a real push stops there; --check reports it after the rows). */
+  keyProblem?: RevimportError;
 }
 
 export async function prepare(
@@ -56,12 +63,19 @@ export async function prepare(
   const mappingFile = flags.mapping ? await loadMappingFile(flags.mapping, io.cwd) : undefined;
   const warnings: string[] = [];
   let keyFromFile: string | undefined;
-  // A dry run needs no key: a missing key file must not fail --check.
-  if (needsKey && !io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
+  let keyProblem: RevimportError | undefined;
+  if (!io.env.REVIMPORT_API_KEY && loaded.config.apiKeyFile) {
     const keyPath = path.resolve(loaded.baseDir, loaded.config.apiKeyFile);
-    const keyFile = readKeyFile(keyPath);
-    keyFromFile = keyFile.key;
-    if (keyFile.readableByOthers) warnings.push(`apiKeyFile ${keyPath} is readable by others: chmod 600 it`);
+    try {
+      const keyFile = readKeyFile(keyPath);
+      keyFromFile = keyFile.key;
+      if (keyFile.readableByOthers)
+        warnings.push(`apiKeyFile ${keyPath} is readable by others: chmod 600 it`);
+    } catch (error) {
+      // --check validates the rows first and reports an unreadable key file after them.
+      if (needsKey || !isRevimportError(error)) throw error;
+      keyProblem = error;
+    }
   }
   const resolved = resolveSettings({
     flags: raw as PushFlags,
@@ -78,7 +92,7 @@ export async function prepare(
     warnings.push(`${loaded.filepath} holds the API key and is readable by others: chmod 600 it`);
   }
   const mode: OutputMode = flags.quiet ? 'quiet' : flags.verbose ? 'verbose' : 'normal';
-  return { settings: resolved.settings, flags, mode, warnings };
+  return { settings: resolved.settings, flags, mode, warnings, ...(keyProblem ? { keyProblem } : {}) };
 }
 
 /** Everything a real push needs beyond --check: where to send, with which key. */
@@ -92,6 +106,38 @@ function requireTarget(settings: Settings): { baseUrl: string; apiKey: string } 
   // A bad --proxy or proxy variable is a config error before anything is read.
   chooseProxy(checkUrl(settings.baseUrl, settings.allowHttp), settings.proxy);
   return { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
+}
+
+/**
+ * --check: what a real push would refuse in the delivery settings, found without contacting the server.
+ * Without any baseUrl the run is a data check only (a first look at an export on a laptop); once a
+ * baseUrl is configured, a bad URL or no usable key is what a push would stop on with exit 2.
+ */
+export function checkDelivery(prepared: PreparedRun): RevimportError | 'no baseUrl' | undefined {
+  const { settings } = prepared;
+  if (!settings.baseUrl) return 'no baseUrl';
+  const problems: RevimportError[] = [];
+  const collect = (step: () => unknown) => {
+    try {
+      step();
+    } catch (error) {
+      if (!isRevimportError(error)) throw error;
+      problems.push(error);
+    }
+  };
+  collect(() => checkUrl(settings.baseUrl!, settings.allowHttp));
+  if (!settings.apiKey)
+    problems.push(
+      prepared.keyProblem ??
+        new ConfigError('no API key: set REVIMPORT_API_KEY, or apiKeyFile in the config'),
+    );
+  // Whatever else a push checks before its first request.
+  if (problems.length === 0) collect(() => requireTarget(settings));
+  if (problems.length === 0) return undefined;
+  const hints = problems.flatMap((problem) => (problem.hint ? [problem.hint] : []));
+  return new ConfigError(`a real push would stop: ${problems.map((problem) => problem.message).join('; ')}`, {
+    ...(hints.length > 0 ? { hint: hints.join('; ') } : {}),
+  });
 }
 
 export async function pushCommand(
@@ -112,9 +158,7 @@ export async function pushCommand(
       try {
         accessSync(path.resolve(context.io.cwd, file), constants.R_OK);
       } catch (error) {
-        throw new ConfigError(
-          `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        );
+        throw new ConfigError(`cannot read ${file}: ${describeSystemError(error)}`);
       }
     }
     if (settings.rejectsPath) checkRejectsPath(settings.rejectsPath);
@@ -122,18 +166,30 @@ export async function pushCommand(
       checkLedgerPath(settings.statePath);
       requireTarget(settings);
     }
+    const delivery = check ? checkDelivery(prepared) : undefined;
+    if (delivery === 'no baseUrl' && prepared.mode !== 'quiet') {
+      context.io.stderr.write(
+        'delivery settings not checked: no baseUrl (set baseUrl, REVIMPORT_BASE_URL or --base-url to check the URL and key too)\n',
+      );
+    }
     if (settings.maxInvalid && files.includes('-') && !check) {
       throw new UsageError('--max-invalid reads the input twice and cannot be used with stdin (-)', {
         hint: 'save the input to a file first',
       });
     }
-    return execute(prepared, context, { command: 'push', files, check, resend: flags.resend === true });
+    return execute(prepared, context, {
+      command: 'push',
+      files,
+      check,
+      resend: flags.resend === true,
+      ...(delivery instanceof Error ? { deliveryProblem: delivery } : {}),
+    });
   });
 }
 
 export async function retryCommand(raw: Record<string, unknown>, context: CommandContext): Promise<number> {
   return reported(raw, context, false, async (known) => {
-    const prepared = await prepare(raw, context);
+    const prepared = { ...(await prepare(raw, context)), command: 'retry' as const };
     known.prepared = prepared;
     if (prepared.settings.rejectsPath) checkRejectsPath(prepared.settings.rejectsPath);
     checkLedgerPath(prepared.settings.statePath);
@@ -147,6 +203,8 @@ interface Execution {
   files: string[];
   check: boolean;
   resend: boolean;
+  /** --check: what a real push would refuse; reported after the rows, exit 2. */
+  deliveryProblem?: RevimportError;
 }
 
 interface Outcome {
@@ -184,14 +242,14 @@ async function reported(
     if (json) {
       const line = runJson(stamp, { summary: partial, check, exitCode, target: target(), error });
       io.stdout.write(`${JSON.stringify(line)}\n`);
-    } else if (partial) (quiet ? io.stderr : io.stdout).write(renderSummary(partial));
+    } else if (partial) (quiet ? io.stderr : io.stdout).write(renderSummary(partial, known.prepared ?? {}));
     throw error;
   }
   const { summary, exitCode } = outcome;
   if (json) {
     io.stdout.write(`${JSON.stringify(runJson(stamp, { summary, check, exitCode, target: target() }))}\n`);
-  } else if (!quiet) io.stdout.write(renderSummary(summary));
-  else if (exitCode !== ExitCode.ok) io.stderr.write(renderSummary(summary));
+  } else if (!quiet) io.stdout.write(renderSummary(summary, known.prepared ?? {}));
+  else if (exitCode !== ExitCode.ok) io.stderr.write(renderSummary(summary, known.prepared ?? {}));
   return exitCode;
 }
 
@@ -203,7 +261,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
     const line = describeProxy(chooseProxy(checkUrl(settings.baseUrl!, settings.allowHttp), settings.proxy));
     if (line) io.stderr.write(`${line}\n`);
   }
-  const progress = await createProgress(io, mode, now);
+  const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
   for (const warning of prepared.warnings) progress.warn(warning);
   const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
   const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
@@ -246,6 +304,10 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   } finally {
     progress.stop();
     await rejects?.close();
+  }
+  // --check: exit 2 before 1, after the rows' report, so the user sees both at once.
+  if (run.deliveryProblem && !context.signal.aborted) {
+    throw Object.assign(run.deliveryProblem, { summary } satisfies ErrorWithSummary);
   }
   return { summary, exitCode: exitCodeOf(summary) };
 }

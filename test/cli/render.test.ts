@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { counted, renderSummary } from '../../src/cli/render.js';
+import type { Rejection } from '../../src/report/rejection.js';
+import { ErrorCollector, emptySummary, type Summary } from '../../src/report/summary.js';
+
+const summaryOf = (fields: Partial<Summary>): Summary => ({ ...emptySummary(false), ...fields });
+
+/** One record of a body of `records` that failed as a whole (what deliver-items reports). */
+const failedRecord = (line: number, batchId: number, records: number): Rejection => ({
+  file: 'a.csv',
+  line,
+  stage: 'failed',
+  row: undefined,
+  issues: [
+    {
+      column: '(record)',
+      value: `A-${line}`,
+      reason: 'delivery failed',
+      message: 'gave up after 6 attempts: ECONNREFUSED; kept for the next run',
+    },
+  ],
+  batch: { id: batchId, records },
+});
+
+describe('renderSummary', () => {
+  it('says 1 row, 1 request, 1 batch, 1 duplicate in the singular', () => {
+    const text = renderSummary(summaryOf({ rowsRead: 1, valid: 1, duplicates: 1, requests: 1, batches: 1 }));
+    expect(text).toContain('1 row read, 1 valid, 0 invalid (1 duplicate)');
+    expect(text).toContain('1 request in 1 batch,');
+    expect(renderSummary(summaryOf({ rowsRead: 2, requests: 3, batches: 2 }))).toContain(
+      '3 requests in 2 batches,',
+    );
+    expect(counted(0, 'batch', 'batches')).toBe('0 batches');
+  });
+
+  it('calls rows a mapping.skip rule left out skipped, with the rule as the reason', () => {
+    const text = renderSummary(
+      summaryOf({ rowsRead: 3, valid: 1, skipped: 2, skippedReasons: { 'Status: Failed': 2 } }),
+    );
+    expect(text).toContain('3 rows read, 1 valid, 0 invalid, 2 skipped (2 Status: Failed)');
+    expect(text).not.toMatch(/dropped|transform/);
+  });
+
+  it('prints one line per failed body, not per record, with the code explained', () => {
+    const errors = new ErrorCollector();
+    for (let line = 2; line <= 501; line++) errors.add(failedRecord(line, 1, 500));
+    for (let line = 502; line <= 701; line++) errors.add(failedRecord(line, 2, 200));
+    const text = renderSummary(
+      summaryOf({ rowsRead: 700, valid: 700, failed: 700, errors: errors.groups() }),
+    );
+    const lines = text.split('\n');
+    const start = lines.indexOf('delivery failed: 700');
+    expect(lines.slice(start, start + 4)).toEqual([
+      'delivery failed: 700',
+      '  batch of 500 records from a.csv:2 (first "A-2"): gave up after 6 attempts: the connection was refused: nothing listens at that address and port (ECONNREFUSED); kept for the next run',
+      '  batch of 200 records from a.csv:502 (first "A-502"): gave up after 6 attempts: the connection was refused: nothing listens at that address and port (ECONNREFUSED); kept for the next run',
+      '',
+    ]);
+  });
+
+  it('a retry reads no file: no "0 rows read" line', () => {
+    const summary = summaryOf({ retried: 5, sent: 5, requests: 1, batches: 1 });
+    expect(renderSummary(summary, { command: 'retry' })).not.toContain('rows read');
+    expect(renderSummary(summary, { command: 'retry' })).toContain('resent from earlier runs 5');
+    expect(renderSummary(summary)).toContain('0 rows read');
+  });
+});
