@@ -48,6 +48,16 @@ export async function createProgress(
     spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean }, text: 'starting' });
     spinner.start();
   }
+  // ora redraws on its own timer, not only on our events: a terminal resized to 0 columns must stop it at
+  // the resize, before its next frame computes an endless number of lines to clear.
+  const emitter = io.stderr as Partial<NodeJS.EventEmitter>;
+  const onResize = () => {
+    if (spinner && !hasSpinnerWidth(io.stderr)) {
+      spinner.stop();
+      spinner = undefined;
+    }
+  };
+  if (spinner) emitter.on?.('resize', onResize);
   const update = () => {
     if (!spinner) return;
     // A terminal resized to nothing mid-run: stop redrawing rather than loop (see hasSpinnerWidth).
@@ -113,6 +123,7 @@ export async function createProgress(
   return {
     hooks,
     stop() {
+      emitter.off?.('resize', onResize);
       spinner?.stop();
     },
     warn(message) {

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
 import { isAlive } from './lock.js';
-import { migrate } from './migrations.js';
+import { migrate, requireCurrent } from './migrations.js';
 import { retain } from './native.js';
 import { sql } from './statements.js';
 import type { Target } from './target.js';
@@ -28,6 +28,11 @@ import type {
 export interface OpenLedgerOptions {
   /** Clock in epoch ms for first_seen/updated_at and run times. Default: Date.now. */
   readonly now?: () => number;
+  /**
+   * Opened without holding the run lock (to note a refused run in history): no migration and no merge,
+   * since another run owns the file. A ledger of another schema version is then a ConfigError.
+   */
+  readonly withoutLock?: boolean;
 }
 
 /** Keys per statement. The JSON parameter's size, not SQLite's variable limit, is what this bounds. */
@@ -360,9 +365,10 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured
     // again after the hot/cold split: 1000 pages made a 1M-record push ~20 % slower.
     db.exec('PRAGMA wal_autocheckpoint = 16384');
-    migrate(db);
+    if (options.withoutLock) requireCurrent(db);
+    else migrate(db);
     const ledger = new Ledger(db, options.now ?? Date.now);
-    ledger.mergeIfIdle();
+    if (!options.withoutLock) ledger.mergeIfIdle();
     return ledger;
   } catch (error) {
     db.close();

@@ -119,6 +119,19 @@ export function migrate(db: Database.Database, migrations: readonly string[] = l
   while (step.immediate()) {}
 }
 
+/** A ledger opened without the run lock must already have this revimport's schema: it is not migrated then. */
+export function requireCurrent(
+  db: Database.Database,
+  migrations: readonly string[] = ledgerMigrations,
+): void {
+  const version = readVersion(db, migrations);
+  if (version !== migrations.length) {
+    throw new ConfigError(
+      `the ledger ${db.name} has schema version ${version}, not ${migrations.length}, and another run holds it`,
+    );
+  }
+}
+
 function readVersion(db: Database.Database, migrations: readonly string[]): number {
   const version = retain(db.prepare('PRAGMA user_version')).pluck().get() as number;
   if (version > migrations.length) {

@@ -1,6 +1,7 @@
 // What a response body is: JSON (the CRM speaking), empty, or something else (a login page, a firewall's
 // block page, a proxy's error), described for messages by its content type and <title>, never quoted whole.
 import type { ResponseHeaders } from './classify.js';
+import { maxResponseBytes } from './client.js';
 
 /** application/json, application/problem+json, application/vnd.api+json... */
 const jsonMediaType = /^application\/(?:[\w.-]+\+)?json$/;
@@ -14,13 +15,15 @@ export function mediaType(headers: ResponseHeaders): string | undefined {
 }
 
 /**
- * True when the body is neither empty nor JSON. A JSON-labelled body is trusted unless it starts like
- * markup: only the first 64 KiB of a body is read, so a long JSON answer may not parse.
+ * True when the body is neither empty nor JSON. It must parse, whatever its label (`200 application/json`
+ * with `OK` or `Login required` is no proof of delivery), except a JSON-labelled body that was cut at the
+ * bound of what is read and does not start like markup: a long JSON answer then cannot parse.
  */
 export function isForeignBody(headers: ResponseHeaders, text: string): boolean {
   const body = text.trim();
   if (body === '') return false;
-  if (jsonMediaType.test(mediaType(headers) ?? '') && !body.startsWith('<')) return false;
+  const cut = Buffer.byteLength(text) >= maxResponseBytes - 3;
+  if (cut && jsonMediaType.test(mediaType(headers) ?? '') && !body.startsWith('<')) return false;
   try {
     JSON.parse(body);
     return false;

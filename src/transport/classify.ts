@@ -74,6 +74,13 @@ export function classify(
       message: `HTTP ${status}: redirect to ${location ?? '(no Location)'} not followed; check the base URL`,
     };
   }
+  // A proxy in front of a plain-http base URL asking for its login: a setting to fix, not the records.
+  if (status === 407) {
+    return {
+      kind: 'endpoint',
+      message: 'HTTP 407: the proxy asks for a login (user:password@ in the proxy URL)',
+    };
+  }
   // Rejecting every record for a wrong URL would mark them all `rejected`, which no later run resends.
   if (status === 404 || status === 405 || status === 410) {
     return {

@@ -52,7 +52,8 @@ export function maskProxy(url: URL): string {
 
 /** Masks `user:password@` in a value that may not even parse as a URL. */
 function maskRaw(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i, '$1***:***@');
+  // Up to the last @: a password may hold `/` or `@` itself.
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, '$1***:***@');
 }
 
 /** A proxy as curl reads it: a missing scheme means http://; only http and https proxies are supported. */

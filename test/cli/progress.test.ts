@@ -57,3 +57,46 @@ describe('announcing waits the server asks for', () => {
     expect(output().stderr).toBe('');
   });
 });
+
+describe('the spinner on a terminal resized to 0 columns', () => {
+  it('stops at the resize, before ora draws another frame', async () => {
+    let writes = 0;
+    // A TTY stream as ora uses it: the cursor calls are no-ops here, the frames are the writes counted.
+    // At 0 columns ora's clear() loops forever on them: past a bound they throw, so a regression fails
+    // instead of hanging the suite.
+    let cursorCalls = 0;
+    const cursor = () => {
+      if (++cursorCalls > 100_000) throw new Error('ora clears lines endlessly');
+      return true;
+    };
+    const err = Object.assign(new PassThrough(), {
+      isTTY: true,
+      columns: 80,
+      cursorTo: cursor,
+      moveCursor: cursor,
+      clearLine: cursor,
+      clearScreenDown: cursor,
+    });
+    err.on('data', () => {
+      writes++;
+    });
+    const io = {
+      stdout: new PassThrough(),
+      stderr: err,
+      stdin: new PassThrough(),
+      env: {},
+      cwd: '.',
+    } as unknown as CliIO;
+    const progress = await createProgress(io, 'normal', () => 0);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // ora draws a frame every 80 ms while it runs.
+    expect(writes).toBeGreaterThan(1);
+    err.columns = 0;
+    err.emit('resize');
+    await new Promise((resolve) => setImmediate(resolve));
+    const atResize = writes;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(writes).toBe(atResize);
+    progress.stop();
+  });
+});

@@ -1,7 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { counted, renderSummary } from '../../src/cli/render.js';
+import { runPipeline } from '../../src/pipeline/run.js';
 import type { Rejection } from '../../src/report/rejection.js';
 import { ErrorCollector, emptySummary, type Summary } from '../../src/report/summary.js';
+import { tempDir } from '../helpers/cli.js';
+import { testSettings } from '../helpers/settings.js';
 
 const summaryOf = (fields: Partial<Summary>): Summary => ({ ...emptySummary(false), ...fields });
 
@@ -33,11 +38,33 @@ describe('renderSummary', () => {
     expect(counted(0, 'batch', 'batches')).toBe('0 batches');
   });
 
-  it('calls rows a mapping.skip rule left out skipped, with the rule as the reason', () => {
-    const text = renderSummary(
-      summaryOf({ rowsRead: 3, valid: 1, skipped: 2, skippedReasons: { 'Status: Failed': 2 } }),
+  it('calls rows a mapping.skip rule left out skipped, with the rule as the reason', async () => {
+    // Through the pipeline: the summary a real mapping.skip run produces, rendered.
+    const file = path.join(tempDir('revimport-render-'), 'orders.csv');
+    writeFileSync(
+      file,
+      'id,email,time,total,currency,Status\n1,a@example.com,2024-07-01T10:00:00Z,5,USD,Paid\n' +
+        '2,b@example.com,2024-07-01T11:00:00Z,6,USD,Failed\n3,c@example.com,2024-07-01T12:00:00Z,7,USD,failed\n',
     );
-    expect(text).toContain('3 rows read, 1 valid, 0 invalid, 2 skipped (2 Status: Failed)');
+    const summary = await runPipeline(
+      testSettings({
+        mappingInput: {
+          fields: {
+            conversionId: 'id',
+            conversionEmail: 'email',
+            conversionDatetime: 'time',
+            conversionValue: 'total',
+            conversionCurrency: 'currency',
+          },
+          skip: [{ column: 'Status', in: ['Failed'] }],
+        },
+      }),
+      { files: [file], check: true, resend: false },
+      { userAgent: 't', now: () => 0 },
+    );
+    const text = renderSummary(summary);
+    // Each reason is the value as written: `Failed` and `failed` are counted apart.
+    expect(text).toContain('3 rows read, 1 valid, 0 invalid, 2 skipped (1 Status: failed, 1 Status: Failed)');
     expect(text).not.toMatch(/dropped|transform/);
   });
 

@@ -128,3 +128,27 @@ describe('migrate', () => {
     ledger.close();
   });
 });
+
+describe('a ledger opened without the run lock (to note a refused run)', () => {
+  it('is not migrated: an older schema is an error and stays as it is', () => {
+    const file = join(dir, 'old.db');
+    const db = retain(new Database(file));
+    migrate(db, ledgerMigrations.slice(0, 1));
+    db.close();
+    expect(() => openLedger(file, { withoutLock: true })).toThrow(
+      new RegExp(`schema version 1, not ${ledgerMigrations.length}`),
+    );
+    const after = retain(new Database(file));
+    expect(version(after)).toBe(1);
+    after.close();
+  });
+
+  it('records a run in a current ledger', () => {
+    const file = join(dir, 'current.db');
+    openLedger(file).close();
+    const ledger = openLedger(file, { withoutLock: true });
+    ledger.recordRun({ command: 'push', files: ['a.csv'], counts: {}, exitCode: 5, durationMs: 1 });
+    expect(ledger.history({ limit: 5 }).map((r) => r.exitCode)).toEqual([5]);
+    ledger.close();
+  });
+});

@@ -12,8 +12,11 @@ describe('isForeignBody', () => {
     ['JSON, unlabelled', {}, '{"accepted":2}', false],
     ['JSON array under text/plain', { 'content-type': 'text/plain' }, '[]', false],
     ['problem+json', { 'content-type': 'application/problem+json' }, '{"title":"bad"}', false],
-    // Only 64 KiB of a body is read: a long JSON answer cut short is still JSON by its label.
-    ['cut JSON, labelled', json, '{"ids":["a","b",', false],
+    // Only 64 KiB of a body is read: a long JSON answer cut at that bound is still JSON by its label...
+    ['cut JSON, labelled', json, `{"ids":[${'"a",'.repeat(20_000)}`, false],
+    // ...but a short one must parse: a gateway's `200 application/json` "OK" is no proof of delivery.
+    ['short non-JSON labelled as JSON', json, 'Login required', true],
+    ['broken short JSON, labelled', json, '{"ids":["a","b",', true],
     ['HTML page', html, '<!doctype html><html><title>Sign in</title></html>', true],
     ['HTML labelled as JSON', json, '<html><title>Blocked</title></html>', true],
     ['plain text', { 'content-type': 'text/plain' }, 'OK', true],

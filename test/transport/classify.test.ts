@@ -30,6 +30,12 @@ describe('classify', () => {
     ['501 Not Implemented', 501, {}, { kind: 'rejected', message: 'HTTP 501' }],
     ['505 HTTP Version', 505, {}, { kind: 'rejected', message: 'HTTP 505' }],
     [
+      '407 from a proxy in front of a plain-http URL: a setting, not the records',
+      407,
+      {},
+      { kind: 'endpoint', message: 'HTTP 407: the proxy asks for a login (user:password@ in the proxy URL)' },
+    ],
+    [
       '404 Not Found',
       404,
       {},

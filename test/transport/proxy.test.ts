@@ -76,6 +76,17 @@ describe('chooseProxy', () => {
     expect(() => chooseProxy(https, settings({ env: { HTTPS_PROXY: 'http://u:pw@[bad' } }))).toThrow(
       'HTTPS_PROXY: "http://***:***@[bad" is not a proxy URL',
     );
+    // A password holding `/` or `@` is masked whole: up to the last @.
+    for (const value of ['http://alice:pa/ss@proxy.corp:3128', 'http://alice:p@ss@proxy:99999']) {
+      let message = '';
+      try {
+        chooseProxy(https, settings({ env: { HTTPS_PROXY: value } }));
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^HTTPS_PROXY: /);
+      expect(message).not.toMatch(/alice|pa\/ss|ss@/);
+    }
   });
 
   it('an environment proxy is not used for loopback targets; a named one is', () => {

@@ -77,7 +77,8 @@ function recordRefusedRun(
   durationMs: number,
 ): void {
   try {
-    const ledger = openLedger(statePath);
+    // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
+    const ledger = openLedger(statePath, { withoutLock: true });
     try {
       ledger.recordRun({ command: run.command, files: run.files, counts: {}, exitCode, durationMs });
     } finally {
