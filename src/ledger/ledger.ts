@@ -365,7 +365,8 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured
     // again after the hot/cold split: 1000 pages made a 1M-record push ~20 % slower.
     db.exec('PRAGMA wal_autocheckpoint = 16384');
-    if (options.withoutLock) requireCurrent(db);
+    // Without the lock an existing ledger is used as it is; only a new, empty file gets its schema.
+    if (options.withoutLock) requireCurrent(db, () => migrate(db));
     else migrate(db);
     const ledger = new Ledger(db, options.now ?? Date.now);
     if (!options.withoutLock) ledger.mergeIfIdle();

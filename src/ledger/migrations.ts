@@ -119,17 +119,24 @@ export function migrate(db: Database.Database, migrations: readonly string[] = l
   while (step.immediate()) {}
 }
 
-/** A ledger opened without the run lock must already have this revimport's schema: it is not migrated then. */
+/**
+ * A ledger opened without the run lock must already have this revimport's schema: another run owns it, so it
+ * is not migrated then. A new file (version 0: nothing in it yet) gets its schema by `create`.
+ */
 export function requireCurrent(
   db: Database.Database,
+  create: () => void,
   migrations: readonly string[] = ledgerMigrations,
 ): void {
   const version = readVersion(db, migrations);
-  if (version !== migrations.length) {
-    throw new ConfigError(
-      `the ledger ${db.name} has schema version ${version}, not ${migrations.length}, and another run holds it`,
-    );
+  if (version === migrations.length) return;
+  if (version === 0) {
+    create();
+    return;
   }
+  throw new ConfigError(
+    `the ledger ${db.name} has schema version ${version}, not ${migrations.length}, and another run holds it`,
+  );
 }
 
 function readVersion(db: Database.Database, migrations: readonly string[]): number {

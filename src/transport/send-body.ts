@@ -106,12 +106,12 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
       const { status, durationMs, text } = response;
       outcomes.call(() => hooks.onRequest?.({ status, durationMs, records: parts.length, attempt }));
       // A page may echo the request: the key is masked before any of it is quoted (and cut to a bound).
-      const key = context.request.apiKey;
+      const { apiKey } = context.request;
       const outcome = classify(
         status,
         response.headers,
         context.now(),
-        key ? text.split(key).join('***') : text,
+        apiKey ? text.split(apiKey).join('***') : text,
       );
       // An answer that is not the CRM's must not open the gates to parallel requests either.
       if (!['retry', 'auth', 'endpoint', 'unproven', 'foreign'].includes(outcome.kind)) pacing.answered();

@@ -52,7 +52,7 @@ describe('bisection of refused batches', () => {
 
   it('rejects the whole body on another permanent status, with the server message', async () => {
     const { receiver, deliverer, idsWith, messages } = await setup({}, { batchSize: 10 });
-    receiver.script({ status: 418, body: 'no coffee here' });
+    receiver.script({ status: 418, body: '{"message":"no coffee here"}' });
     await pushAll(deliverer, makeItems(4));
     await deliverer.close();
     expect(receiver.requests.length).toBe(1);
