@@ -52,6 +52,15 @@ export function checkRejectsPath(file: string): void {
   });
 }
 
+/** `--emit`: the records file must be writable before anything is read. */
+export function checkEmitPath(file: string): void {
+  const problem = problemWith(file, false);
+  if (problem === undefined) return;
+  throw new UsageError(`cannot write the --emit file ${file}: ${problem}`, {
+    hint: 'give --emit a path in a writable folder',
+  });
+}
+
 /** The ledger's folder is created on first use: its nearest existing ancestor must be a writable folder. */
 export function checkLedgerPath(file: string): void {
   const problem = problemWith(file, true);

@@ -76,6 +76,10 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     .option('--preset <name>', 'use a built-in preset (see revimport presets)')
     .option('--rejects <path>', 'write invalid and refused rows here (.csv or .jsonl), mode 0600')
     .option(
+      '--emit <file.jsonl>',
+      'with --check: write each record exactly as it would be sent, one JSON line with its file and line, mode 0600',
+    )
+    .option(
       '--max-invalid <n|p%>',
       'error budget: up to n invalid rows (or p% of the rows) are accepted, exit 0; above it nothing is sent, exit 1',
     )

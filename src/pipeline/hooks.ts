@@ -1,5 +1,6 @@
 // Optional callbacks through which the core reports progress. They only drive display: the Summary
 // returned by the pipeline is the source of truth.
+import type { ConversionRecord } from '../record/fields.js';
 import type { Rejection } from '../report/rejection.js';
 
 export interface RequestInfo {
@@ -16,6 +17,8 @@ export interface PipelineHooks {
   onPreset?(file: string, preset: string): void;
   onRowRead?(rowsRead: number): void;
   onInvalid?(rejection: Rejection): void;
+  /** A record ready to send (after summing and the duplicate check), with the file and line it came from. */
+  onValid?(record: ConversionRecord, file: string, line: number): void;
   onDelivered?(count: number): void;
   onRequest?(info: RequestInfo): void;
   /** `retryAfterMs`: the wait the server asked for (Retry-After), when it named one. */

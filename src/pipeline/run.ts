@@ -248,6 +248,7 @@ export async function runPipeline(
       } else {
         summary.valid++;
         validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
+        hooks.onValid?.(result.record, result.row.source.file, result.row.line);
         if (deliverer) {
           const { key, contentHash } = recordIdentity(result.record);
           const row = result.row;

@@ -1,5 +1,5 @@
 // `revimport push <files...>` and `revimport retry`: argv -> Settings -> pipeline -> summary and exit code.
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -9,12 +9,13 @@ import type { Settings } from '../../config/settings.js';
 import { ConfigError, isRevimportError, type RevimportError, UsageError } from '../../errors.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
+import type { ConversionRecord } from '../../record/fields.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
 import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
-import { checkLedgerPath, checkRejectsPath } from '../output-paths.js';
+import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode } from '../progress.js';
 import { renderSummary } from '../render.js';
@@ -162,6 +163,18 @@ export async function pushCommand(
       }
     }
     if (settings.rejectsPath) checkRejectsPath(settings.rejectsPath);
+    const emit = typeof raw.emit === 'string' ? path.resolve(context.io.cwd, raw.emit) : undefined;
+    if (emit !== undefined) {
+      if (!check) {
+        throw new UsageError(
+          '--emit goes with --check: it writes what a push would send, instead of sending it',
+          {
+            hint: 'run push --check --emit <file.jsonl>, look at the file, then push',
+          },
+        );
+      }
+      checkEmitPath(emit);
+    }
     if (!check) {
       checkLedgerPath(settings.statePath);
       requireTarget(settings);
@@ -182,6 +195,7 @@ export async function pushCommand(
       files,
       check,
       resend: flags.resend === true,
+      ...(emit ? { emit } : {}),
       ...(delivery instanceof Error ? { deliveryProblem: delivery } : {}),
     });
   });
@@ -205,6 +219,8 @@ interface Execution {
   resend: boolean;
   /** --check: what a real push would refuse; reported after the rows, exit 2. */
   deliveryProblem?: RevimportError;
+  /** --check --emit: the file each record that would be sent is written to, as a JSON line. */
+  emit?: string;
 }
 
 interface Outcome {
@@ -269,7 +285,19 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   const exitCodeOf = (summary: Summary) => exitCodeOfRun(summary, run, settings, context);
 
   const produce = async (): Promise<Summary> => {
-    if (run.check) return runPipeline(settings, checkOnly, { ...base, rejects }, progress.hooks);
+    if (run.check) {
+      if (!run.emit) return runPipeline(settings, checkOnly, { ...base, rejects }, progress.hooks);
+      // Each record exactly as a push would send it, with where it came from: inspect before sending.
+      const fd = openSync(run.emit, 'w', 0o600);
+      try {
+        const onValid = (record: ConversionRecord, file: string, line: number) => {
+          writeSync(fd, `${JSON.stringify({ file, line, record })}\n`);
+        };
+        return await runPipeline(settings, checkOnly, { ...base, rejects }, { ...progress.hooks, onValid });
+      } finally {
+        closeSync(fd);
+      }
+    }
     const { withLedger } = await import('./ledger-session.js');
     // The run is recorded in the ledger (history) from here on, the --max-invalid pass included.
     return withLedger(
