@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { maskEmail } from '../report/rejection.js';
-import { normalizeColumnName } from './column-name.js';
+import { headerIndex, normalizeColumnName } from './column-name.js';
 import { compileJsonPath } from './json-path.js';
 import type { LookupTable } from './lookup.js';
 import { columnsOf, type MergedField, type MergedMapping, pathsOf } from './merge-mapping.js';
@@ -65,11 +65,7 @@ export interface BoundDeduction {
 
 export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: LookupTable): BoundMapping {
   const header = source.header ?? [];
-  const index = new Map<string, number>();
-  header.forEach((name, i) => {
-    const key = normalizeColumnName(name);
-    if (!index.has(key)) index.set(key, i);
-  });
+  const index = headerIndex(header);
   const found = lookup ? bindLookup(merged, source, index, lookup) : undefined;
 
   const fields = {} as Record<RecordField, BoundField>;
@@ -201,7 +197,7 @@ function bindSumKey(
     );
     if (!getter || typeof entry === 'string') return getter && { ...getter, when: undefined };
     // A key used only on the rows `when` accepts; a file without the `when` column never uses it.
-    const when = ruleTest(entry.when, source, index);
+    const when = ruleMatcher(entry.when, source, index);
     return when ? { ...getter, when } : undefined;
   });
   const getters = found.filter((g) => g !== undefined);
@@ -219,7 +215,7 @@ function bindSumKey(
   }
   return (row) => {
     for (const getter of getters) {
-      if (getter.when && getter.when.accepts(row) === undefined) continue;
+      if (getter.when && !getter.when.accepts(getter.when.text(row))) continue;
       const text = cellText(getter.get(row));
       if (text !== '') return text;
     }
@@ -249,23 +245,24 @@ function ruleGetter(
 }
 
 /**
- * A keep-style rule (`{column | path, in | matches}`) as a test: the row's text when the rule accepts it,
- * else undefined; undefined as a whole when the file lacks the column.
+ * A keep-style rule (`{column | path, in | matches}`): the column's getter and whether a row's text is
+ * accepted (`in`: trimmed, any case; `matches`: the regular expression); undefined when the file lacks it.
+ * Used by keep rules, sumBy's `when` and refunded's `ifAbsent`.
  */
-function ruleTest(
+function ruleMatcher(
   rule: KeepRule,
   source: SourceInfo,
   index: Map<string, number>,
-): { name: string; accepts: (row: SourceRow) => string | undefined } | undefined {
+): { name: string; text: (row: SourceRow) => string; accepts: (text: string) => boolean } | undefined {
   const getter = ruleGetter(rule, source, index);
   if (!getter) return undefined;
   const values = rule.in ? new Set(rule.in.map((v) => v.trim().toLowerCase())) : undefined;
   const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches, 'iu');
-  const accepts = (row: SourceRow) => {
-    const text = cellText(getter.get(row));
-    return (values ? values.has(text.toLowerCase()) : pattern!.test(text)) ? text : undefined;
+  return {
+    name: getter.name,
+    text: (row) => cellText(getter.get(row)),
+    accepts: (text) => (values ? values.has(text.toLowerCase()) : pattern!.test(text)),
   };
-  return { name: getter.name, accepts };
 }
 
 function cellText(value: unknown): string {
@@ -301,24 +298,22 @@ function bindRowRules(
     });
   }
   for (const rule of merged.keep) {
-    const getter = ruleGetter(rule, source, index);
-    if (!getter) {
+    const matcher = ruleMatcher(rule, source, index);
+    if (!matcher) {
       if (merged.ruleOrigin.keep === 'user') missingRuleColumn('mapping.keep', rule, source);
       continue;
     }
-    const values = rule.in ? new Set(rule.in.map((v) => v.trim().toLowerCase())) : undefined;
-    const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches, 'iu');
     const seen = new Set<string>();
     tests.push((row) => {
-      const text = cellText(getter.get(row));
-      if (values ? values.has(text.toLowerCase()) : pattern!.test(text)) return undefined;
-      if (text === '') return reason(getter.name, text);
-      if (pattern) return `${getter.name}: not matching ${rule.matches}`;
+      const text = matcher.text(row);
+      if (matcher.accepts(text)) return undefined;
+      if (text === '') return reason(matcher.name, text);
+      if (rule.matches !== undefined) return `${matcher.name}: not matching ${rule.matches}`;
       if (!seen.has(text)) {
-        if (seen.size >= maxReasons) return `${getter.name}: other values`;
+        if (seen.size >= maxReasons) return `${matcher.name}: other values`;
         seen.add(text);
       }
-      return reason(getter.name, text.includes('@') ? maskEmail(text) : text);
+      return reason(matcher.name, text.includes('@') ? maskEmail(text) : text);
     });
   }
   if (tests.length === 0) return undefined;
@@ -404,12 +399,12 @@ function bindRefundUnknown(
   const deduction = merged.refunded;
   if (refunded || deduction === undefined || typeof deduction === 'string' || !deduction.ifAbsent)
     return undefined;
-  const test = ruleTest(deduction.ifAbsent, source, index);
+  const test = ruleMatcher(deduction.ifAbsent, source, index);
   if (!test) return undefined;
   const column = deductionColumns(deduction).join(' / ');
   return (row) => {
-    const text = test.accepts(row);
-    if (text === undefined) return undefined;
+    const text = test.text(row);
+    if (!test.accepts(text)) return undefined;
     return {
       column: test.name,
       value: text,

@@ -4,7 +4,7 @@ import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError, UnlinkableError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { contentHash } from '../ledger/record-key.js';
-import { normalizeColumnName } from '../mapping/column-name.js';
+import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping, deductionColumns } from '../mapping/compile-mapping.js';
 import type { LookupTable } from '../mapping/lookup.js';
 import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
@@ -419,7 +419,7 @@ function refuseUnlinkable(bound: BoundMapping, preset: Preset | undefined): void
 /** A file that looks like the preset's export but is another one (abandoned checkouts for orders): refused. */
 function refuseLookalike(preset: Preset, row: SourceRow & { kind: 'csv' }): void {
   const header = row.source.header ?? [];
-  const index = new Map(header.map((name, i) => [normalizeColumnName(name), i] as const));
+  const index = headerIndex(header);
   const cell = (name: string) => {
     const i = index.get(normalizeColumnName(name));
     return i === undefined ? undefined : row.cells[i]?.trim();

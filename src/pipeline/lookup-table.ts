@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { type ReadOptions, readRows } from '../input/read-rows.js';
 import type { SourceRow } from '../input/types.js';
 import { retain } from '../ledger/native.js';
-import { normalizeColumnName } from '../mapping/column-name.js';
+import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { compileJsonPath } from '../mapping/json-path.js';
 import { type LookupTable, listOf, lookupColumns } from '../mapping/lookup.js';
 
@@ -137,11 +137,7 @@ function gettersFor(first: SourceRow, names: string[]): Array<(row: SourceRow) =
     });
   }
   const header = first.source.header ?? [];
-  const index = new Map<string, number>();
-  header.forEach((name, i) => {
-    const key = normalizeColumnName(name);
-    if (!index.has(key)) index.set(key, i);
-  });
+  const index = headerIndex(header);
   return names.map((name) => {
     const i = index.get(normalizeColumnName(name));
     if (i === undefined) {
