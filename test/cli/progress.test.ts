@@ -1,7 +1,7 @@
 // The wait announcement on stderr (issue #13): a Retry-After longer than 2 s is said once per wait,
 // also without --verbose; never under --quiet, never on stdout.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CliIO } from '../../src/cli/io.js';
 import { createProgress, type OutputMode } from '../../src/cli/progress.js';
 
@@ -88,9 +88,9 @@ describe('the spinner on a terminal resized to 0 columns', () => {
       cwd: '.',
     } as unknown as CliIO;
     const progress = await createProgress(io, 'normal', () => 0);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    // ora draws a frame every 80 ms while it runs.
-    expect(writes).toBeGreaterThan(1);
+    // ora draws a frame every 80 ms while it runs; on a loaded CI box the timer may fire late, so wait
+    // for the second frame rather than for a fixed time.
+    await vi.waitFor(() => expect(writes).toBeGreaterThan(1), { timeout: 10_000, interval: 20 });
     err.columns = 0;
     err.emit('resize');
     await new Promise((resolve) => setImmediate(resolve));
