@@ -142,6 +142,7 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     .option('-o, --output <path>', 'config file to write', 'revimport.config.yaml')
     .option('--force', 'overwrite an existing config')
     .option('--timezone <zone>', 'default IANA zone to write into the config')
+    .option('--no-preset', 'guess the mapping from the columns even when a preset matches')
     .action(async (sample: string, options: Record<string, unknown>) => {
       const { initCommand } = await import('./commands/init.js');
       context.setExitCode(await initCommand(sample, options, context));

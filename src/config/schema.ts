@@ -190,7 +190,12 @@ export const mappingSchema = z
   .object({
     /** A built-in preset this mapping starts from; `fields` override it field by field. */
     preset: z.string().min(1).optional(),
-    fields: z.object(fieldsShape).strict().default({}),
+    /** `fields:` with every entry commented out (as init writes a map it found nothing for) is empty, not null. */
+    fields: z
+      .object(fieldsShape)
+      .strict()
+      .nullish()
+      .transform((fields) => fields ?? {}),
     /**
      * A second export to take fields from (`{ lookup: <its column> }`): its row whose `match` column holds
      * this row's `key` (Shopify Payments' `Order` -> the orders export's `Name`, for `Email`). Lists pair

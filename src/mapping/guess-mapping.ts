@@ -1,38 +1,202 @@
-// For `revimport init` on an export no preset knows: guess which column is which field from its name.
-// A guess is only a proposal: init prints the records it would send so the user can see it is right.
-import type { RecordField } from '../record/fields.js';
+// For `revimport init` on an export no preset knows: score every column for every field, from its name
+// and from the cells of a sample, and propose the best one per field with the runner-up and the evidence.
+// A guess is only a proposal: a close call, a part of an order total offered as the revenue, or a required
+// field left unmapped is for the user to review (init then exits 1).
 
-/** Patterns tried in order against the normalized (lower-case, no spaces) header; the first column matching wins. */
-const patterns: ReadonlyArray<readonly [RecordField, RegExp]> = [
-  ['conversionEmail', /e-?mail/],
-  ['conversionTimezone', /^(time)?zone$|timezone|^tz$/],
-  ['conversionCurrency', /currency|währung|waehrung|devise|^cur$/],
+import { currencyFromSymbolOrCode, normalizeCurrency } from '../record/currency.js';
+import { type RecordField, recordFields } from '../record/fields.js';
+import { parseAmount } from '../record/money.js';
+import { canonicalZone } from '../record/zone.js';
+import { lookupAbbreviation } from '../record/zone-abbreviations.js';
+
+/** One column of the sample: its name as written and its trimmed cells, one per sample row ('' when empty). */
+export interface ColumnSample {
+  name: string;
+  cells: readonly string[];
+}
+
+/** A column proposed for a field. */
+export interface Candidate {
+  /** The column, or the columns joined into one datetime (`Date`, `Time`, `TimeZone`). */
+  columns: string[];
+  score: number;
+  /** Why it ranks where it does, for the user: `an order total`, `a part of the total: shipping`. */
+  evidence: string;
+  /** Set when the column is a part of an order total (shipping, tax, discount, subtotal, fee, ad spend...). */
+  part?: string;
+  /** First non-empty sample value. */
+  sample?: string;
+  /** conversionDatetime: the token format that reads every sample value (`iso` and `epoch` need none). */
+  format?: string;
+  /** conversionValue: the decimal separator the sample shows. */
+  decimal?: ',' | '.';
+  /** conversionDatetime: the zone the header names (`Created (UTC)`). */
+  timezone?: string;
+  /** conversionValue: `micros` in the name: a multiplier. */
+  scale?: number;
+}
+
+export interface FieldGuess {
+  choice?: Candidate;
+  runnerUp?: Candidate;
+  /** Set when the user must look at this field before pushing: a close call, a part offered alone... */
+  review?: string;
+  /** Columns ruled out by their cells, with the reason (shown when nothing was chosen). */
+  ruledOut: string[];
+}
+
+export interface MappingGuess {
+  fields: Record<RecordField, FieldGuess>;
+  /** The value's currency read from its header (`Amount (USD)`), when no currency column was found. */
+  headerCurrency?: string;
+}
+
+/** Lower-case words: camelCase split, accents, punctuation and underscores to spaces (`CloseDate` -> `close date`). */
+export function nameWords(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[^a-z0-9$€£¥%]+/g, ' ')
+    .trim();
+}
+
+type Rule = readonly [RegExp, number, string];
+
+/** The first rule matching wins; rules are ordered from the most to the least specific. */
+function ruleScore(words: string, rules: readonly Rule[]): { score: number; evidence: string } | undefined {
+  for (const [pattern, score, evidence] of rules) if (pattern.test(words)) return { score, evidence };
+  return undefined;
+}
+
+const currencyWord = /\s+(usd|eur|gbp|chf|jpy|cad|aud|inr|brl|nok|sek|dkk|pln|mxn|\$|€|£|¥)$/;
+
+/** Money columns that are a part of an order's total, or not revenue at all: never chosen over a total. */
+const valueParts: readonly Rule[] = [
+  [/\bsub ?totals?\b/, 0, 'subtotal'],
+  [/\b(shipping|shipment|postage|handling|freight|delivery)\b/, 0, 'shipping'],
+  [/\b(tax|taxes|vat|gst|hst|pst|duty|duties)\b/, 0, 'tax'],
+  [/\b(discounts?|coupons?|promo|rebate|voucher)\b/, 0, 'discount'],
+  [/\b(fees?|commission|processing)\b/, 0, 'fee'],
+  [/\b(refunds?|refunded|chargebacks?)\b/, 0, 'refund'],
+  [/\b(spend|spent|budget|cpc|cpm|cpa|cpv|bid)\b|\bcost per\b/, 0, 'ad spend'],
+  [/\b(tips?|gratuity)\b/, 0, 'tip'],
+  [/\b(balance|outstanding)\b/, 0, 'balance'],
+  [/\b(unit|item|items|line ?item|product|compare at)\b/, 0, 'a line item'],
+  [/\b(cost|costs)\b/, 0, 'a cost'],
+];
+/** Not money at all (counts, rates, codes): never a value candidate. */
+const notMoney =
+  /\b(quantity|qty|count|clicks|impressions|rate|ratio|percent|%|weight|ctr|roas|zip|phone|postal|id|number|users|sessions|views|visitors|events|country|state|code)\b|^(conversions|conv|all conv|orders)$/;
+const valueTotals: readonly Rule[] = [
   [
-    'conversionDatetime',
-    /(conversion|event|order|created|paid|purchase|transaction)?(date)?time|datetime|timestamp|^date$|createdat|paidat|^day$|zeit|datum|fecha|^heure/,
+    /^(total|order total|total amount|grand total|amount|gross|gross amount|revenue|total revenue|value|conversion value|conv value|order value|total price|sale amount|sales amount|payment amount|transaction amount|purchase value|total sales|amount paid|total paid|order amount|revenue amount|total cost)$/,
+    100,
+    'an order or payment total',
   ],
-  ['conversionValue', /value|amount|revenue|total|price|umsatz|betrag|montant/],
-  ['serviceId', /visitor|besucher|serviceid|trackingid|clientid|^vid$|cookie/],
-  [
-    'conversionId',
-    /orderid|order(number|no|ref)|transactionid|^id$|conversionid|^order$|^name$|bestell|commande|pedido/,
-  ],
-  ['conversionName', /conversionname|eventname|event_?type|^event$|goal|conversionaction|^aktion$|^action$/],
+  [/\btotal\b/, 85, 'a total'],
+  [/\b(revenue|umsatz|betrag|montant|importe|valor)\b/, 80, 'revenue'],
+  [/\b(amount|gross)\b/, 75, 'an amount'],
+  [/\bvalue\b/, 70, 'a value'],
+  [/\bsales?\b/, 65, 'sales'],
+  [/\bprice\b/, 60, 'a price'],
+  [/\bnet\b/, 50, 'a net amount (after fees or refunds)'],
 ];
 
-export function guessFields(header: readonly string[]): Partial<Record<RecordField, string>> {
-  const used = new Set<number>();
-  const fields: Partial<Record<RecordField, string>> = {};
-  const normalized = header.map((h) => h.replace(/\s+/g, '').toLowerCase());
-  for (const [field, pattern] of patterns) {
-    const index = normalized.findIndex((name, i) => !used.has(i) && name !== '' && pattern.test(name));
-    if (index >= 0) {
-      used.add(index);
-      fields[field] = header[index]!;
-    }
-  }
-  return fields;
-}
+const datetimeRules: readonly Rule[] = [
+  [
+    /\b(updated|modified|shipped|fulfilled|cancell?ed|refunded|due|expires?|expiry|birth|dob|start|end|last|delivered|scheduled|trial|archived)\b/,
+    20,
+    'another moment of the order',
+  ],
+  [/\bpaid\b|\bpayment (date|time)\b/, 100, 'when it was paid'],
+  [/\bclosed? ?(date|at|time|on)?\b/, 95, 'when the deal closed'],
+  [
+    /\b(order|sale|transaction|purchase|conversion|event|charge|booking)s? ?(date|time|at|datetime|timestamp)\b/,
+    90,
+    'when the conversion happened',
+  ],
+  [/\b(timestamp|datetime|date time)\b/, 85, 'a timestamp'],
+  [/\bcreat(ed|e|ion)\b/, 75, 'when it was created'],
+  [/^(date|datum|fecha|data|date utc|date gmt)\b/, 85, 'a date'],
+  [/\bprocessed\b/, 70, 'when it was processed'],
+  [/\b(date|datum|fecha|data|zeit|zeitpunkt|heure)\b/, 60, 'a date'],
+  [/^(day|tag|jour|dia)$/, 60, 'a day'],
+  [/^(time|hour)\b/, 50, 'a time'],
+];
+
+const idRules: readonly Rule[] = [
+  [
+    /\b(customer|client|user|visitor|product|sku|variant|item|line|campaign|ad|adgroup|account|merchant|seller|store|shop|location|parent|gclid|fbclid|msclkid|session|device|tracking|cookie|external|reference txn|tax|refund|subscription|plan|price)\b/,
+    0,
+    'an id of something else',
+  ],
+  [
+    /\b(order|transaction|txn|conversion|purchase|sale|booking|deal|opportunity|bestell|commande|pedido)s? ?(id|number|no|nr|ref|reference|num|nummer|numero)\b/,
+    95,
+    'an order or transaction id',
+  ],
+  [
+    /^(id|codigo|numero|n|nr|no) (da |de |do |del )?(transacao|transaccion|pedido|compra|venta|commande|bestellung)$/,
+    95,
+    'an order or transaction id',
+  ],
+  [
+    /\b(payment|charge|receipt|invoice)s? ?(id|number|no|nr|ref|reference|num)\b/,
+    75,
+    'a payment or invoice id',
+  ],
+  [
+    /^(order|transaction|invoice|receipt|reference|ref|bestellnummer|commande|pedido)$/,
+    85,
+    'an order reference',
+  ],
+  [/^(id|uuid)$/, 85, 'the row id'],
+  [/\bid$/, 55, 'an id'],
+  [/^name$/, 50, 'a name (order references in some exports)'],
+];
+
+const emailRules: readonly Rule[] = [
+  [/\b(seller|merchant|receiver|recipient|shop|store|to)\b.*e ?-?mail/, 40, "another party's e-mail"],
+  [
+    /\b(customer|buyer|billing|from|payer|contact|client|purchaser)\b.*e ?-?mail/,
+    100,
+    "the customer's e-mail",
+  ],
+  [/e ?-?mail|courriel|correo/, 90, 'an e-mail'],
+];
+const currencyRules: readonly Rule[] = [
+  [
+    /\b(different|original|local|settlement|payout|presentment|converted|shopper|customer|buyer|charge)\b.*\bcurrency\b/,
+    60,
+    'another currency of the row',
+  ],
+  [
+    /^(currency|currency code|currency iso code|conversion currency|order currency|iso currency)$/,
+    100,
+    'the currency',
+  ],
+  [/\b(currency|curr|ccy|wahrung|devise|moneda|moeda|valuta)\b/, 90, 'a currency'],
+];
+const zoneRules: readonly Rule[] = [
+  [/time ?zone|\btz\b|\bzone\b|zeitzone|fuseau|\bfuso\b|\bhuso\b/, 90, 'a time zone'],
+];
+const serviceIdRules: readonly Rule[] = [
+  [
+    /\b(visitor|vid|service id|tracking id|client id|cookie|besucher|anonymous id|user pseudo id|cid)\b/,
+    90,
+    "the tracking script's visitor id",
+  ],
+];
+const nameRules: readonly Rule[] = [
+  [
+    /^(event name|conversion name|conversion action|conversion action name|event type|event|goal|goal name|action|conversion|aktion)$/,
+    90,
+    'the kind of conversion',
+  ],
+  [/\b(event name|conversion name|conversion action)\b/, 80, 'the kind of conversion'],
+];
 
 /** Datetime formats init tries on a sample column, most specific first; `iso`/`epoch` need no `format`. */
 export const candidateDatetimeFormats = [
@@ -49,22 +213,48 @@ export const candidateDatetimeFormats = [
   'dd/MM/yyyy HH:mm',
   'MM/dd/yyyy',
   'dd/MM/yyyy',
+  'M/d/yy H:mm:ss',
+  'M/d/yy H:mm',
+  'M/d/yy h:mm a',
+  'M/d/yy',
+  'dd/MM/yy HH:mm',
+  'dd/MM/yy',
+  'dd-MM-yyyy HH:mm:ss',
+  'dd-MM-yyyy HH:mm',
+  'dd-MM-yyyy',
+  'yyyy-MM-dd H:mm:ss',
+  'yyyy-MM-dd H:mm',
+  'yyyy-MM-dd',
   'MMM d, yyyy h:mm:ss a',
+  'MMM d, yyyy h:mm a',
+  'MMM d, yyyy',
+  'd MMM yyyy HH:mm',
+  'd MMM yyyy',
   'yyyy/MM/dd HH:mm:ss',
+  'yyyy/MM/dd',
 ] as const;
 
+/** Whether a value has the shape of a format (a DST-gap time still has the shape). */
+export type FormatCheck = (format: string, value: string) => boolean;
+
 /**
- * The first candidate format that reads every sample value. `accepts(format, value)` says whether a value
- * has that format's shape (a DST-gap time still has the shape). Day-first vs month-first is settled by
- * the sample: `13/02/2024` rules out month-first.
+ * The candidate format that reads the most sample values, the first of equals, when it reads at least 80%
+ * of them (an export has its damaged rows: those are rejected at push, named). Day-first vs month-first is
+ * settled by the sample: `13/02/2024` rules out month-first.
  */
-export function guessDatetimeFormat(
-  values: readonly string[],
-  accepts: (format: string, value: string) => boolean,
-): string | undefined {
+export function guessDatetimeFormat(values: readonly string[], accepts: FormatCheck): string | undefined {
   const sample = values.filter((v) => v.trim() !== '');
   if (sample.length === 0) return undefined;
-  return candidateDatetimeFormats.find((format) => sample.every((value) => accepts(format, value)));
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const format of candidateDatetimeFormats) {
+    const count = sample.filter((value) => accepts(format, value)).length;
+    if (count > bestCount) {
+      best = format;
+      bestCount = count;
+    }
+  }
+  return bestCount >= sample.length * 0.8 ? best : undefined;
 }
 
 /** `,` when the sample writes decimals with a comma and never with a point; else undefined (inferred). */
@@ -74,4 +264,314 @@ export function guessDecimal(values: readonly string[]): ',' | '.' | undefined {
   if (comma && !point) return ',';
   if (point && !comma) return '.';
   return undefined;
+}
+
+const emailShape = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const timeOfDay = /^\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(\s?[ap]\.?m\.?)?$/i;
+const personName = /^[\p{L}'.-]+(\s+[\p{L}'.-]+)+$/u;
+
+function isZone(value: string): boolean {
+  return (
+    canonicalZone(value) !== undefined ||
+    lookupAbbreviation(value) !== undefined ||
+    /^(utc|gmt)?\s*[+-]\d{1,2}(:?\d{2})?$/i.test(value)
+  );
+}
+
+/** A number with either decimal separator (`1,234` is ambiguous alone, but a number). */
+function isNumber(value: string): boolean {
+  return parseAmount(value).ok || parseAmount(value, { decimal: ',' }).ok;
+}
+
+function filled(cells: readonly string[]): string[] {
+  return cells.filter((c) => c !== '');
+}
+
+function share(cells: readonly string[], test: (value: string) => boolean): number {
+  return cells.length === 0 ? 0 : cells.filter(test).length / cells.length;
+}
+
+/** The currency a header names for its values (`Amount (USD)`, `Sale Price (€)`); `$` when it names `$` alone. */
+export function currencyInHeader(name: string): string | undefined {
+  const match = /\(\s*([^()]{1,4})\s*\)\s*$|\b([A-Z]{3})\s*$|\bin\s+([A-Z]{3})\b/.exec(name);
+  const token = match?.[1] ?? match?.[2] ?? match?.[3];
+  if (token === undefined) return undefined;
+  if (token === '$' || token === 'US$') return token === 'US$' ? 'USD' : '$';
+  return currencyFromSymbolOrCode(token);
+}
+
+interface Scored extends Candidate {
+  field: RecordField;
+}
+
+/** Every candidate of every column for every field, before columns are shared out. */
+function candidates(
+  columns: readonly ColumnSample[],
+  accepts: FormatCheck,
+  ruledOut: Map<RecordField, string[]>,
+) {
+  const out: Scored[] = [];
+  const rule = (field: RecordField, column: ColumnSample, reason: string) => {
+    const list = ruledOut.get(field) ?? [];
+    list.push(`"${column.name}" ${reason}`);
+    ruledOut.set(field, list);
+  };
+  const rows = Math.max(1, ...columns.map((c) => c.cells.length));
+  for (const column of columns) {
+    const words = nameWords(column.name);
+    const values = filled(column.cells);
+    const sample = values[0];
+    const fill = values.length / rows;
+    const base = { columns: [column.name], sample };
+    const named = (field: RecordField, rules: readonly Rule[]) => {
+      const hit = ruleScore(words, rules);
+      if (hit && values.length === 0) rule(field, column, 'is empty in the sample');
+      return values.length === 0 ? undefined : hit;
+    };
+
+    // conversionValue: a total beats its parts; the cells must be numbers.
+    const bare = words.replace(currencyWord, '');
+    // `Total Cost` of an order is its total; any other cost is not revenue.
+    const money = !notMoney.test(bare) || /\b(value|revenue|amount|total|price)\b/.test(bare);
+    const part = bare === 'total cost' || !money ? undefined : ruleScore(bare, valueParts);
+    const total = money ? ruleScore(bare, valueTotals) : undefined;
+    const valueHit = part ? { score: 15, evidence: `a part of the total: ${part.evidence}` } : total;
+    if (valueHit && values.length === 0) rule('conversionValue', column, 'is empty in the sample');
+    else if (valueHit) {
+      const numeric = share(values, (v) => isNumber(v));
+      if (numeric < 0.9)
+        rule('conversionValue', column, `does not hold numbers (e.g. "${values.find((v) => !isNumber(v))}")`);
+      else {
+        const scale = /\bmicros?\b/.test(words) ? 0.000001 : undefined;
+        const decimal = guessDecimal(values);
+        out.push({
+          ...base,
+          field: 'conversionValue',
+          score: valueHit.score * (0.75 + fill / 4),
+          evidence: valueHit.evidence,
+          ...(part ? { part: part.evidence } : {}),
+          ...(decimal ? { decimal } : {}),
+          ...(scale ? { scale } : {}),
+        });
+      }
+    }
+
+    // conversionDatetime: the cells must read with one format.
+    const dt = named('conversionDatetime', datetimeRules);
+    if (dt) {
+      const format = guessDatetimeFormat(values, accepts);
+      if (format === 'epoch' && !/\b(time|timestamp|date|epoch|created|at)\b/.test(words)) {
+        // a number column whose name only half says time: not a datetime
+      } else if (format === undefined) {
+        if (!values.every((v) => timeOfDay.test(v)))
+          rule('conversionDatetime', column, `does not read as a date and time (e.g. "${sample}")`);
+      } else {
+        out.push({
+          ...base,
+          field: 'conversionDatetime',
+          // Times are often empty on a line item's continuation rows or an unpaid order: a light penalty.
+          score: dt.score * (0.75 + fill / 4),
+          evidence: dt.evidence,
+          format,
+          // `Created date (UTC)`: the header names the zone of times that carry none.
+          ...(/\b(utc|gmt)\b/.test(words) ? { timezone: 'UTC' } : {}),
+        });
+      }
+    }
+
+    // conversionCurrency: ISO codes; a mostly empty column (another currency "when it differs") ranks low.
+    const cur = named('conversionCurrency', currencyRules);
+    if (cur) {
+      if (share(values, (v) => normalizeCurrency(v) !== undefined) < 0.8)
+        rule('conversionCurrency', column, `does not hold ISO currency codes (e.g. "${sample}")`);
+      else
+        out.push({
+          ...base,
+          field: 'conversionCurrency',
+          score: cur.score * fill,
+          // AWIN's `different_currency`: the shopper's currency on the few rows where it differs.
+          ...(cur.score < 90 ? { part: 'another currency of the row' } : {}),
+          evidence:
+            fill < 0.9
+              ? `${cur.evidence}, empty on ${Math.round((1 - fill) * 100)}% of the sample`
+              : cur.evidence,
+        });
+    }
+
+    const zone = named('conversionTimezone', zoneRules);
+    if (zone) {
+      if (share(values, (v) => canonicalZone(v) !== undefined) >= 0.9)
+        out.push({
+          ...base,
+          field: 'conversionTimezone',
+          score: zone.score * fill,
+          evidence: 'IANA time zones',
+        });
+      else if (share(values, isZone) < 0.9)
+        rule('conversionTimezone', column, `does not hold time zones (e.g. "${sample}")`);
+    }
+
+    const email = named('conversionEmail', emailRules);
+    if (email) {
+      if (share(values, (v) => emailShape.test(v)) < 0.8)
+        rule('conversionEmail', column, `does not hold e-mail addresses (e.g. "${sample}")`);
+      else
+        out.push({
+          ...base,
+          field: 'conversionEmail',
+          score: email.score * (0.75 + fill / 4),
+          evidence: email.evidence,
+        });
+    }
+
+    const visitor = named('serviceId', serviceIdRules);
+    if (visitor) {
+      if (share(values, (v) => !/\s/.test(v)) < 0.9)
+        rule('serviceId', column, `does not hold ids (e.g. "${sample}")`);
+      else
+        out.push({
+          ...base,
+          field: 'serviceId',
+          score: visitor.score * (0.75 + fill / 4),
+          evidence: visitor.evidence,
+        });
+    }
+
+    const id = named('conversionId', idRules);
+    if (id && id.score > 0) {
+      const distinct = new Set(values).size;
+      if (share(values, (v) => personName.test(v)) > 0.5)
+        rule('conversionId', column, `holds people's names (e.g. "${sample}")`);
+      else if (id.evidence.startsWith('a name') && !values.every((v) => /\d/.test(v) && !/\s/.test(v)))
+        rule('conversionId', column, `does not hold order references (e.g. "${sample}")`);
+      else if (values.length > 2 && distinct === 1)
+        rule('conversionId', column, `holds the same value on every row ("${sample}")`);
+      else
+        out.push({
+          ...base,
+          field: 'conversionId',
+          score: id.score * (0.75 + fill / 4),
+          evidence: id.evidence,
+        });
+    }
+
+    const kind = named('conversionName', nameRules);
+    if (kind) {
+      if (share(values, (v) => isNumber(v)) > 0.5)
+        rule('conversionName', column, `holds numbers (e.g. "${sample}")`);
+      else
+        out.push({
+          ...base,
+          field: 'conversionName',
+          score: kind.score * (0.75 + fill / 4),
+          evidence: kind.evidence,
+        });
+    }
+  }
+  return out;
+}
+
+/** Whether two columns give the same cells on every sample row (then choosing between them changes nothing). */
+function sameCells(columns: readonly ColumnSample[], a: Candidate, b: Candidate): boolean {
+  const cellsOf = (c: Candidate) => columns.find((col) => col.name === c.columns[0])?.cells ?? [];
+  const x = cellsOf(a);
+  const y = cellsOf(b);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+const CLOSE_CALL = 10;
+
+/**
+ * The proposal: per field the best candidate whose column no better-scoring field took, the runner-up and
+ * what to review. A date column whose cells carry no time, beside a time column (and a zone column of
+ * abbreviations or offsets), is proposed as the columns joined (`[Date, Time, TimeZone]`).
+ */
+export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCheck): MappingGuess {
+  const ruledOut = new Map<RecordField, string[]>();
+  const all = candidates(columns, accepts, ruledOut).sort((a, b) => b.score - a.score);
+  const used = new Set<string>();
+  const fields = Object.fromEntries(
+    recordFields.map((f) => [f, { ruledOut: ruledOut.get(f) ?? [] }]),
+  ) as Record<RecordField, FieldGuess>;
+  for (const candidate of all) {
+    const guess = fields[candidate.field];
+    if (guess.choice || used.has(candidate.columns[0]!)) continue;
+    if (candidate.part) continue; // a part (shipping, another row's currency) is never a choice
+    guess.choice = candidate;
+    used.add(candidate.columns[0]!);
+  }
+  const datetime = fields.conversionDatetime.choice;
+  if (datetime) joinDateAndTime(columns, datetime, used, accepts);
+
+  for (const field of recordFields) {
+    const guess = fields[field];
+    const others = all.filter((c) => c.field === field && !used.has(c.columns[0]!));
+    guess.runnerUp = others[0];
+    const { choice, runnerUp } = guess;
+    if (!choice) {
+      const part = others.find((c) => c.part);
+      if (part)
+        guess.review =
+          field === 'conversionValue'
+            ? `only "${part.columns[0]}" (${part.evidence}) looks like money: it is not the revenue; set the column that holds the order or payment total`
+            : `only "${part.columns[0]}" (${part.evidence}) was found: it is not ${field}; set the column that holds it, or \`currency\` to the export's one currency`;
+      continue;
+    }
+    if (field === 'conversionValue' && choice.score < 60 && !runnerUp) {
+      guess.review = `"${choice.columns[0]}" is ${choice.evidence}, not a total: check that it holds the revenue of each conversion`;
+    }
+    if (
+      runnerUp &&
+      !runnerUp.part &&
+      choice.score - runnerUp.score < CLOSE_CALL &&
+      !sameCells(columns, choice, runnerUp)
+    ) {
+      guess.review = `close call between "${choice.columns.join(' + ')}" (${choice.evidence}) and "${runnerUp.columns[0]}" (${runnerUp.evidence}); their sample values differ: keep the one that holds ${field === 'conversionValue' ? 'the revenue' : 'it'}`;
+    }
+  }
+  const valueColumn = fields.conversionValue.choice?.columns[0];
+  const headerCurrency = valueColumn === undefined ? undefined : currencyInHeader(valueColumn);
+  return { fields, ...(headerCurrency && !fields.conversionCurrency.choice ? { headerCurrency } : {}) };
+}
+
+function joinDateAndTime(
+  columns: readonly ColumnSample[],
+  datetime: Candidate,
+  used: Set<string>,
+  accepts: FormatCheck,
+) {
+  const dateCells = columns.find((c) => c.name === datetime.columns[0])?.cells ?? [];
+  if (datetime.format === 'epoch' || filled(dateCells).some((v) => /\d:\d\d/.test(v))) return;
+  const time = columns.find(
+    (c) =>
+      !used.has(c.name) &&
+      /^(time|hour|time of day|uhrzeit|zeit|hora|heure)$/.test(nameWords(c.name)) &&
+      filled(c.cells).length > 0 &&
+      filled(c.cells).every((v) => timeOfDay.test(v)),
+  );
+  if (!time) return;
+  const zone = columns.find(
+    (c) =>
+      !used.has(c.name) &&
+      ruleScore(nameWords(c.name), zoneRules) !== undefined &&
+      filled(c.cells).length > 0 &&
+      filled(c.cells).every(isZone),
+  );
+  const joined = [datetime.columns[0]!, time.name, ...(zone ? [zone.name] : [])];
+  const cellsOf = (name: string) => columns.find((c) => c.name === name)?.cells ?? [];
+  const values = dateCells
+    .map((_, i) =>
+      joined
+        .map((n) => cellsOf(n)[i] ?? '')
+        .join(' ')
+        .trim(),
+    )
+    .filter((v) => v !== '');
+  const format = guessDatetimeFormat(values, accepts);
+  if (format === undefined) return;
+  datetime.columns = joined;
+  datetime.format = format;
+  datetime.sample = values[0];
+  datetime.evidence = `${datetime.evidence}, with its time${zone ? ' and zone' : ''} columns`;
+  for (const name of joined) used.add(name);
 }

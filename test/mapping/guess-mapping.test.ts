@@ -1,78 +1,237 @@
+// init's guesses (issue 12): every column scored for every field from its name and its cells; totals over
+// their parts; a close call, a part alone or a missing field is for review. Header layouts from real
+// exports (the fixtures under fixtures/init/ hold whole files; these are the rules one by one).
+
 import { describe, expect, it } from 'vitest';
-import { toYaml } from '../../src/config/write-yaml.js';
-import { guessDatetimeFormat, guessDecimal, guessFields } from '../../src/mapping/guess-mapping.js';
+import { parse } from 'yaml';
+import { suggestionLines, toYaml } from '../../src/config/write-yaml.js';
+import {
+  type ColumnSample,
+  currencyInHeader,
+  guessDatetimeFormat,
+  guessDecimal,
+  guessMapping,
+  nameWords,
+} from '../../src/mapping/guess-mapping.js';
 import { createDatetimeParser } from '../../src/record/datetime.js';
+import type { RecordField } from '../../src/record/fields.js';
 
-describe('guessFields', () => {
-  it('maps a typical shop export', () => {
-    expect(
-      guessFields([
-        'Order ID',
-        'Visitor ID',
-        'Customer Email',
-        'Event Name',
-        'Created At',
-        'Amount',
-        'Currency',
-        'Time Zone',
-      ]),
-    ).toEqual({
-      conversionId: 'Order ID',
-      serviceId: 'Visitor ID',
-      conversionEmail: 'Customer Email',
-      conversionName: 'Event Name',
-      conversionDatetime: 'Created At',
-      conversionValue: 'Amount',
-      conversionCurrency: 'Currency',
-      conversionTimezone: 'Time Zone',
-    });
-  });
+const accepts = (format: string, value: string) => {
+  const result = createDatetimeParser([format])(value, 'UTC');
+  return result.ok || result.reason === 'missing time zone' || result.reason === 'ambiguous time zone';
+};
 
-  it('uses each column once and leaves unknown fields out', () => {
-    expect(guessFields(['Umsatz', 'Währung', 'Datum', 'Kommentar'])).toEqual({
-      conversionValue: 'Umsatz',
-      conversionCurrency: 'Währung',
-      conversionDatetime: 'Datum',
-    });
-    expect(guessFields(['Total', 'Total'])).toEqual({ conversionValue: 'Total' });
+/** Columns from `|`-separated lines: the header, then rows (cells trimmed; `|` because cells hold commas). */
+function columns(...lines: string[]): ColumnSample[] {
+  const [header, ...rows] = lines.map((l) => l.split('|').map((c) => c.trim()));
+  return header!.map((name, i) => ({ name, cells: rows.map((r) => r[i] ?? '') }));
+}
+
+function chosen(sample: ColumnSample[]): Partial<Record<RecordField, string | string[]>> {
+  const guess = guessMapping(sample, accepts);
+  const out: Partial<Record<RecordField, string | string[]>> = {};
+  for (const [field, g] of Object.entries(guess.fields)) {
+    const c = g.choice?.columns;
+    if (c) out[field as RecordField] = c.length === 1 ? c[0]! : c;
+  }
+  return out;
+}
+
+describe('nameWords', () => {
+  it.each([
+    ['CloseDate', 'close date'],
+    ['paid_date', 'paid date'],
+    ['Created date (UTC)', 'created date utc'],
+    ['Sale Price ($)', 'sale price $'],
+    ['ID da transação', 'id da transacao'],
+    ['custom_data.value', 'custom data value'],
+  ])('%s -> %s', (name, words) => {
+    expect(nameWords(name)).toBe(words);
   });
 });
 
-describe('toYaml', () => {
-  it('writes comments, scalars, lists, commented-out keys and empty maps', () => {
-    const yaml = toYaml([
-      { key: 'baseUrl', comment: 'the CRM' },
-      {
-        key: 'mapping',
-        children: [
-          { key: 'preset', value: 'shopify', comment: 'Shopify' },
-          { key: 'fields', children: [{ key: 'serviceId' }] },
-        ],
-      },
-      { key: 'format', value: ['a: b', 'c'] },
-      { key: 'n', value: 3 },
-    ]);
-    expect(yaml).toBe(
-      '# the CRM\n# baseUrl:\nmapping:\n  # Shopify\n  preset: "shopify"\n  fields: {}\n    # serviceId:\nformat: ["a: b", "c"]\nn: 3\n',
+describe('guessMapping: the revenue', () => {
+  it('takes the order total over shipping, tax, discount and subtotal (WooCommerce, USD 8 was sent)', () => {
+    const sample = columns(
+      'order_id|order_date|shipping_total|shipping_tax_total|cart_discount|order_subtotal|order_total|order_currency|billing_email',
+      '1001|2025-04-05 09:25:13|8.00|0.00|5.00|34.77|37.77|USD|a@example.com',
+      '1002|2025-04-06 10:00:00|8.00|0.00|0.00|100.00|108.00|USD|b@example.com',
     );
+    const guess = guessMapping(sample, accepts);
+    expect(guess.fields.conversionValue.choice?.columns).toEqual(['order_total']);
+    expect(guess.fields.conversionValue.review).toBeUndefined();
+    // The runner-up shown is a part, marked as one.
+    expect(guess.fields.conversionValue.runnerUp?.part).toBeDefined();
+    expect(chosen(sample)).toMatchObject({
+      conversionId: 'order_id',
+      conversionDatetime: 'order_date',
+      conversionCurrency: 'order_currency',
+      conversionEmail: 'billing_email',
+    });
   });
-});
-
-describe('guessDatetimeFormat and guessDecimal', () => {
-  const accepts = (format: string, value: string) => createDatetimeParser([format])(value, 'UTC').ok;
 
   it.each([
-    [['2024-03-05T14:22:10Z', '2024-03-06 10:00:00'], 'iso'],
-    [['1710405000', '1710405000123'], 'epoch'],
-    [['31.03.2024 01:59', '01.04.2024 10:00'], 'dd.MM.yyyy HH:mm'],
-    [['03/05/2024 2:22:10 PM'], 'MM/dd/yyyy h:mm:ss a'],
-    [['13/02/2024 10:00'], 'dd/MM/yyyy HH:mm'],
-    [['someday'], undefined],
-    [[], undefined],
-  ])('%j -> %s', (values, format) => {
-    expect(guessDatetimeFormat(values, accepts)).toBe(format);
+    ['Shipping and Handling Amount', 'shipping'],
+    ['Discount Amount', 'discount'],
+    ['Subtotal', 'subtotal'],
+    ['Amount spent (USD)', 'ad spend'],
+    ['Cost per result', 'ad spend'],
+    ['Sales Tax', 'tax'],
+    ['Fee', 'fee'],
+  ])('never chooses %s: alone it is a part to review', (name, part) => {
+    const guess = guessMapping(columns(`${name}|Currency`, '8.00|USD', '12.50|USD'), accepts);
+    expect(guess.fields.conversionValue.choice).toBeUndefined();
+    expect(guess.fields.conversionValue.runnerUp?.part).toBe(part);
+    expect(guess.fields.conversionValue.review).toMatch(/is not the revenue/);
   });
 
+  it('reads `Total Cost` as an order total, a `Total` column over `Subtotal`', () => {
+    expect(chosen(columns('Subtotal|Total Cost', '10|12', '20|22')).conversionValue).toBe('Total Cost');
+    expect(chosen(columns('Subtotal|Shipping|Total', '10|2|12', '20|2|22')).conversionValue).toBe('Total');
+  });
+
+  it('flags two totals with different values as a close call (Etsy: Order Value vs Order Total)', () => {
+    const guess = guessMapping(columns('Order Value|Order Total', '21.39|25.99', '10.00|14.60'), accepts);
+    expect(guess.fields.conversionValue.review).toMatch(/close call between "Order Value".*"Order Total"/);
+  });
+
+  it('is no close call when the two columns agree on every row', () => {
+    const guess = guessMapping(columns('Total|Amount', '12.00|12.00', '3.50|3.50'), accepts);
+    expect(guess.fields.conversionValue.review).toBeUndefined();
+  });
+
+  it('never takes a column empty in the sample, nor one whose cells are not numbers', () => {
+    const guess = guessMapping(columns('Total|Amount|Value', '|abc|9.90', '|def|1.00'), accepts);
+    expect(guess.fields.conversionValue.choice?.columns).toEqual(['Value']);
+    expect(guess.fields.conversionValue.ruledOut).toEqual([
+      '"Total" is empty in the sample',
+      '"Amount" does not hold numbers (e.g. "abc")',
+    ]);
+  });
+
+  it('reads the currency from the value header: Amount (USD), Sale Price ($) is ambiguous', () => {
+    expect(guessMapping(columns('Amount (USD)|Date', '5|2024-01-01'), accepts).headerCurrency).toBe('USD');
+    expect(currencyInHeader('Sale Price ($)')).toBe('$');
+    expect(currencyInHeader('Umsatz (€)')).toBe('EUR');
+    expect(currencyInHeader('Total')).toBeUndefined();
+  });
+
+  it('proposes a decimal comma and a micros scale from the cells and the name', () => {
+    const guess = guessMapping(
+      columns('Umsatz|Value (micros)', '1.149,00|1000000', '14,90|2500000'),
+      accepts,
+    );
+    expect(guess.fields.conversionValue.choice).toMatchObject({ columns: ['Umsatz'], decimal: ',' });
+    expect(guess.fields.conversionValue.runnerUp).toMatchObject({ scale: 0.000001 });
+  });
+});
+
+describe('guessMapping: when it happened', () => {
+  it('joins Date, Time and an abbreviation TimeZone column into one datetime (PayPal)', () => {
+    const guess = guessMapping(
+      columns(
+        'Date|Time|TimeZone|Name|Gross|Currency|Transaction ID',
+        '07/01/2024|14:02:11|PDT|Ann Lee|10.00|USD|8AB12345CD678901E',
+        '07/02/2024|9:05:00|PDT|Bob Ray|20.00|USD|9AB12345CD678901E',
+      ),
+      accepts,
+    );
+    expect(guess.fields.conversionDatetime.choice).toMatchObject({
+      columns: ['Date', 'Time', 'TimeZone'],
+      format: 'MM/dd/yyyy HH:mm:ss',
+    });
+    // The customer's name is never the conversion id.
+    expect(guess.fields.conversionId.choice?.columns).toEqual(['Transaction ID']);
+    expect(guess.fields.conversionId.ruledOut).toEqual(['"Name" holds people\'s names (e.g. "Ann Lee")']);
+  });
+
+  it("rules out a person's Name as the id when it is the only candidate", () => {
+    const guess = guessMapping(columns('Name|Gross', 'Ann Lee|10', 'Bob Ray|20'), accepts);
+    expect(guess.fields.conversionId.choice).toBeUndefined();
+    expect(guess.fields.conversionId.ruledOut[0]).toMatch(/"Name" holds people's names/);
+  });
+
+  it('takes Close Date over Create Date (HubSpot deals), paid over created', () => {
+    const deals = columns(
+      'Create Date|Close Date|Amount',
+      '2024-01-02 10:00|2024-02-01 12:00|500',
+      '2024-01-05 10:00|2024-03-01 12:00|900',
+    );
+    expect(chosen(deals).conversionDatetime).toBe('Close Date');
+    const orders = columns(
+      'Created at|Paid at|Total',
+      '2024-01-02 10:00|2024-01-02 10:05|5',
+      '2024-01-03 10:00|2024-01-03 10:01|6',
+    );
+    expect(chosen(orders).conversionDatetime).toBe('Paid at');
+  });
+
+  it.each([
+    'Sale Date',
+    'CloseDate',
+    'Transaction Date',
+    'date_utc',
+    'Purchase Time (UTC timezone)',
+    'order_date',
+    'paid_date',
+    'Date Paid',
+    'Created date (UTC)',
+  ])('recognises %s', (name) => {
+    expect(
+      chosen(columns(`${name}|Total`, '2025-07-01 2:19:42|5', '2025-07-02 12:19:42|6')).conversionDatetime,
+    ).toBe(name);
+  });
+
+  it('sets UTC for a header that names it, and never maps a timestamp column as the zone', () => {
+    const guess = guessMapping(
+      columns('Purchase Time (UTC timezone)|Total', '2025-07-01 2:19:42|5'),
+      accepts,
+    );
+    expect(guess.fields.conversionDatetime.choice?.timezone).toBe('UTC');
+    expect(guess.fields.conversionTimezone.choice).toBeUndefined();
+    expect(guess.fields.conversionTimezone.ruledOut[0]).toMatch(/does not hold time zones/);
+  });
+
+  it('offers the spreadsheet forms', () => {
+    expect(guessDatetimeFormat(['7/1/25 14:02', '12/31/25 9:00'], accepts)).toBe('M/d/yy H:mm');
+    expect(guessDatetimeFormat(['31/12/2025 14:02', '01/02/2025 09:00'], accepts)).toBe('dd/MM/yyyy HH:mm');
+  });
+});
+
+describe('guessMapping: currency, ids, links', () => {
+  it("never takes a currency column that names another currency of the row (AWIN's different_currency)", () => {
+    const guess = guessMapping(
+      columns('different_currency|sale_amount', '|207.00', 'NOK|99.00', '|10.00'),
+      accepts,
+    );
+    expect(guess.fields.conversionCurrency.choice).toBeUndefined();
+    expect(guess.fields.conversionCurrency.review).toMatch(/only "different_currency"/);
+  });
+
+  it('rules out a currency column whose cells are not ISO codes', () => {
+    const guess = guessMapping(columns('Currency|Total', 'dollars|5'), accepts);
+    expect(guess.fields.conversionCurrency.choice).toBeUndefined();
+    expect(guess.fields.conversionCurrency.ruledOut[0]).toMatch(/does not hold ISO currency codes/);
+  });
+
+  it('takes the payment id over an invoice id, and an e-mail column only with addresses in it', () => {
+    const sample = columns(
+      'id|Invoice ID|Customer Email|Seller Email|Email verified',
+      'ch_1|in_1|a@example.com|shop@example.com|true',
+      'ch_2|in_2|b@example.com|shop@example.com|false',
+    );
+    expect(chosen(sample)).toMatchObject({ conversionId: 'id', conversionEmail: 'Customer Email' });
+  });
+
+  it('recognises event_name and a visitor column', () => {
+    expect(chosen(columns('event_name|Visitor ID|value', 'Purchase|v-1|5'))).toMatchObject({
+      conversionName: 'event_name',
+      serviceId: 'Visitor ID',
+    });
+  });
+});
+
+describe('guessDecimal', () => {
   it.each([
     [['1.149,00', '14,9'], ','],
     [['1,249.00', '3.5'], '.'],
@@ -80,5 +239,55 @@ describe('guessDatetimeFormat and guessDecimal', () => {
     [['1,5', '2.5'], undefined],
   ])('%j -> %s', (values, decimal) => {
     expect(guessDecimal(values)).toBe(decimal);
+  });
+});
+
+describe('toYaml', () => {
+  const entries = [
+    { key: 'baseUrl', comment: 'the CRM', suggestion: 'https://crm.example.com' },
+    {
+      key: 'mapping',
+      children: [
+        { key: 'preset', value: 'shopify', comment: 'Shopify' },
+        {
+          key: 'fields',
+          children: [
+            { key: 'serviceId', suggestion: 'Visitor: ID #1' },
+            { key: 'conversionDatetime', suggestion: { columns: ['Date', 'Time'], format: 'MM/dd/yyyy' } },
+          ],
+        },
+      ],
+    },
+    { key: 'format', value: ['a: b', 'c'] },
+    { key: 'n', value: 3 },
+  ];
+
+  it('writes comments, values, and suggestions commented out', () => {
+    expect(toYaml(entries)).toBe(
+      [
+        '# the CRM',
+        '# baseUrl: "https://crm.example.com"',
+        'mapping:',
+        '  # Shopify',
+        '  preset: "shopify"',
+        '  fields:',
+        '    # serviceId: "Visitor: ID #1"',
+        '    # conversionDatetime: { columns: [ "Date", "Time" ], format: "MM/dd/yyyy" }',
+        'format: [ "a: b", "c" ]',
+        'n: 3',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('stays valid YAML with any one suggestion uncommented', () => {
+    const text = toYaml(entries);
+    const at = suggestionLines(text);
+    expect(at).toHaveLength(3);
+    for (const index of at) {
+      const lines = text.split('\n');
+      lines[index] = lines[index]!.replace('# ', '');
+      expect(() => parse(lines.join('\n'))).not.toThrow();
+    }
   });
 });

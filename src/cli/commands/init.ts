@@ -1,23 +1,50 @@
 // `revimport init <sample>`: detect encoding, delimiter, header and preset of a sample export, write a
-// commented revimport.config.yaml, and show the first records exactly as they would be sent.
+// commented revimport.config.yaml, and show the first records exactly as they would be sent. Without a
+// preset every column is scored for every field (guess-mapping.ts); the choice, the runner-up and a
+// sample value are shown per field, with the sample's totals, and what needs a look exits 1.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FieldSpec, WrittenMapping } from '../../config/schema.js';
 import { toYaml, type YamlEntry } from '../../config/write-yaml.js';
 import { ConfigError, UnlinkableError, UsageError } from '../../errors.js';
+import { looksLikeHeader } from '../../input/header-guess.js';
 import { readRows } from '../../input/read-rows.js';
 import type { SourceRow } from '../../input/types.js';
-import { guessDatetimeFormat, guessDecimal, guessFields } from '../../mapping/guess-mapping.js';
+import {
+  type Candidate,
+  type ColumnSample,
+  type FieldGuess,
+  guessMapping,
+  type MappingGuess,
+} from '../../mapping/guess-mapping.js';
 import { detectJsonPreset, detectPreset } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
 import { checkRows, headerMatcher } from '../../pipeline/checked-rows.js';
 import { createDatetimeParser } from '../../record/datetime.js';
-import type { ConversionRecord, RecordField } from '../../record/fields.js';
+import { type ConversionRecord, type RecordField, recordFields } from '../../record/fields.js';
 import { canonicalZone } from '../../record/zone.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 
 const SAMPLE_ROWS = 200;
+
+const fieldComments: Record<RecordField, string> = {
+  conversionValue: 'the revenue (a number; decimal comma and grouping are understood)',
+  conversionCurrency: 'ISO 4217 code',
+  conversionDatetime: 'when the conversion happened',
+  conversionTimezone: 'an IANA zone column (optional: else `timezone` below)',
+  serviceId: "the tracking script's visitor id",
+  conversionId: 'your order reference: re-runs never send the same id twice',
+  conversionName: 'the kind of conversion',
+  conversionEmail: "the customer's e-mail (links the record when there is no visitor id)",
+};
+
+/** A value has a format's shape even when its zone is still to be settled (an ambiguous `EST`, no zone yet, a DST gap). */
+const shapeOnly = new Set(['ambiguous time zone', 'missing time zone', 'nonexistent local time']);
+const accepts = (format: string, value: string) => {
+  const result = createDatetimeParser([format])(value, 'UTC');
+  return result.ok || shapeOnly.has(result.reason);
+};
 
 export async function initCommand(sample: string, options: Record<string, unknown>, context: CommandContext) {
   const { io } = context;
@@ -30,36 +57,44 @@ export async function initCommand(sample: string, options: Record<string, unknow
     throw new UsageError(`unknown time zone "${options.timezone}"`);
   const file = path.resolve(io.cwd, sample);
 
-  let rows = await sampleRows(file, sample, headerMatcher(undefined)).catch((error: unknown) => {
-    if (error instanceof ConfigError) return undefined;
-    throw error;
-  });
+  let rows: SourceRow[] | undefined;
   let preset: Preset | undefined;
-  let fields: Partial<Record<RecordField, string>> = {};
-  if (rows?.[0]) {
-    const first = rows.find((r) => r.kind !== 'malformed') ?? rows[0];
-    const found =
-      first.kind === 'json' ? detectJsonPreset(first.value) : detectPreset(first.source.header ?? []);
-    preset = found.match;
+  if (options.preset !== false) {
+    rows = await sampleRows(file, sample, headerMatcher(undefined)).catch((error: unknown) => {
+      if (error instanceof ConfigError) return undefined;
+      throw error;
+    });
+    const first = rows?.find((r) => r.kind !== 'malformed') ?? rows?.[0];
+    if (first) {
+      const found =
+        first.kind === 'json' ? detectJsonPreset(first.value) : detectPreset(first.source.header ?? []);
+      preset = found.match;
+    }
   }
+  let guess: MappingGuess | undefined;
   if (!preset) {
-    rows = await sampleRows(file, sample, undefined);
-    const first = rows.find((r) => r.kind !== 'malformed');
-    const header = first?.kind === 'json' ? Object.keys(first.value) : (first?.source.header ?? []);
-    fields = guessFields(header);
+    // The same header search as push's, for a file no preset describes: the first row of column names.
+    rows = await sampleRows(file, sample, looksLikeHeader);
+    guess = guessMapping(columnSamples(rows), accepts);
   }
   if (!rows || rows.length === 0) throw new ConfigError(`${sample} holds no data rows`);
-  const specs: Partial<Record<RecordField, FieldSpec>> = preset ? linkColumns(preset, rows) : { ...fields };
-  if (!preset) refineFromSample(rows, fields, specs);
+  const isJson = rows.some((r) => r.kind === 'json');
+  const specs: Partial<Record<RecordField, FieldSpec>> = preset
+    ? linkColumns(preset, rows)
+    : specsFrom(guess!, isJson);
+  const currency =
+    guess?.headerCurrency !== undefined && guess.headerCurrency !== '$' ? guess.headerCurrency : undefined;
 
   const mapping: WrittenMapping = preset
     ? { preset: preset.name, fields: specs, defaults: {} }
     : { fields: specs, defaults: {} };
   const records: ConversionRecord[] = [];
   const reasons = new Map<string, number>();
-  const unguessed = (['conversionValue', 'conversionDatetime', 'conversionCurrency'] as const).filter(
-    (field) => !preset && !fields[field],
-  );
+  const unguessed = guess
+    ? (['conversionValue', 'conversionDatetime', 'conversionCurrency'] as const).filter(
+        (field) => !guess.fields[field].choice && !(field === 'conversionCurrency' && currency),
+      )
+    : [];
   // Without a value and a time column the mapping cannot be tried on the sample yet.
   const sampleRowsToCheck =
     unguessed.includes('conversionValue') || unguessed.includes('conversionDatetime') ? [] : rows;
@@ -69,46 +104,78 @@ export async function initCommand(sample: string, options: Record<string, unknow
       mapping,
       transform: undefined,
       timezone,
-      currency: undefined,
+      currency,
       allowNegative: false,
     })) {
-      if (checked.ok) {
-        if (records.length < 3) records.push(checked.record);
-      } else {
+      if (checked.ok) records.push(checked.record);
+      else {
         for (const issue of checked.rejection.issues)
           reasons.set(issue.reason, (reasons.get(issue.reason) ?? 0) + 1);
       }
     }
   } catch (error) {
-    // Nothing links a record to a visitor yet: what to add goes under "still to do".
+    // Nothing links a record to a visitor yet: what to add goes under "review".
     if (!(error instanceof UnlinkableError)) throw error;
     unlinkable = error;
   }
 
-  const source = rows[0]!.source;
-  const missing: string[] = [];
-  if (preset) missing.push(...preset.notes);
-  for (const field of unguessed) {
-    missing.push(`no column found for ${field}: set mapping.fields.${field} to the column that holds it`);
+  // What must be looked at before a push (exit 1), and what is only worth knowing.
+  const review: string[] = [];
+  const notes: string[] = [];
+  if (preset) notes.push(...preset.notes);
+  if (guess) {
+    for (const field of recordFields) {
+      const note = guess.fields[field].review;
+      if (note) review.push(`${field}: ${note}`);
+    }
+    for (const field of unguessed) {
+      if (guess.fields[field].review) continue;
+      const ruled = guess.fields[field].ruledOut;
+      review.push(
+        `no column found for ${field}: set mapping.fields.${field} to the column that holds it` +
+          (ruled.length ? ` (ruled out: ${ruled.slice(0, 3).join('; ')})` : '') +
+          (field === 'conversionCurrency' ? ', or `currency` to the one currency of the export' : ''),
+      );
+    }
+    if (guess.headerCurrency === '$')
+      review.push(
+        'the value column names "$", which several currencies use: set `currency` (USD, CAD, AUD...)',
+      );
   }
-  if (unlinkable) missing.push(`${unlinkable.message}; ${unlinkable.hint}`);
-  else if (!preset && !fields.serviceId) {
-    missing.push(
-      fields.conversionEmail
-        ? 'no visitor id column: records are linked by e-mail; if the export has the tracking script visitor id, set mapping.fields.serviceId to its column'
-        : 'no visitor id and no e-mail column: set mapping.fields.serviceId or mapping.fields.conversionEmail',
+  const link = preset ? preset.mapping.fields : specs;
+  if (unlinkable) review.push(`${unlinkable.message}; ${unlinkable.hint}`);
+  else if (!link?.serviceId && !link?.conversionEmail && !specs.serviceId && !specs.conversionEmail) {
+    review.push(
+      'no visitor id and no e-mail column: set mapping.fields.serviceId or mapping.fields.conversionEmail',
+    );
+  } else if (!preset && !specs.serviceId) {
+    notes.push(
+      'no visitor id column: records are linked by e-mail; if the export has the tracking script visitor id, set mapping.fields.serviceId to its column',
+    );
+  }
+  const ambiguous = reasons.get('ambiguous time zone');
+  if (ambiguous !== undefined) {
+    (ambiguous === sampleRowsToCheck.length ? review : notes).push(
+      'the zone abbreviations (EST, PST, CST...) have several meanings: set `timezone` to the zone the export was written in (or rerun init with --timezone), or mapping.zoneAbbreviations: default',
     );
   }
   if (reasons.has('missing time zone')) {
-    missing.push(
+    review.push(
       'times carry no zone: set `timezone` (an IANA name such as Europe/Berlin) or rerun init with --timezone',
     );
   }
   for (const [reason, count] of reasons) {
-    if (reason !== 'missing time zone') missing.push(`${count} of the ${rows.length} sample rows: ${reason}`);
+    if (reason === 'missing time zone' || reason === 'ambiguous time zone') continue;
+    const line = `${count} of the ${rows.length} sample rows: ${reason}`;
+    // Every row refused for one reason is a mapping problem, not a few bad rows.
+    if (count === sampleRowsToCheck.length || reason === 'missing currency') review.push(line);
+    else notes.push(line);
   }
 
-  writeFileSync(output, configYaml(sample, source, preset, specs, timezone), { mode: 0o600 });
+  const source = rows[0]!.source;
+  writeFileSync(output, configYaml(sample, source, preset, guess, specs, timezone, currency, review), {
+    mode: 0o600,
+  });
 
   const out: string[] = [
     `read ${sample}: ${source.format}, ${source.encoding}` +
@@ -116,15 +183,25 @@ export async function initCommand(sample: string, options: Record<string, unknow
       (source.headerLine ? `, header on line ${source.headerLine}` : ''),
     preset
       ? `preset: ${preset.name} (${preset.title})`
-      : 'no preset matched: mapping guessed from the column names',
+      : 'no preset matched: mapping guessed from the column names and the cells of the sample',
+  ];
+  if (guess) out.push('', ...guessTable(guess, currency));
+  if (records.length) out.push('', ...sampleTotals(records, rows.length));
+  out.push(
     `wrote ${path.relative(io.cwd, output) || output}`,
     '',
     records.length ? 'first records as they would be sent:' : 'no valid record in the sample yet:',
-    ...records.map((r) => JSON.stringify(r)),
-  ];
-  if (missing.length) out.push('', 'still to do:', ...missing.map((m) => `- ${m}`));
+    ...records.slice(0, 3).map((r) => JSON.stringify(r)),
+  );
+  if (review.length)
+    out.push(
+      '',
+      'review before a push (init exits 1 until these are settled):',
+      ...review.map((m) => `- ${m}`),
+    );
+  if (notes.length) out.push('', 'notes:', ...notes.map((m) => `- ${m}`));
   io.stdout.write(`${out.join('\n')}\n`);
-  return ExitCode.ok;
+  return review.length ? ExitCode.partial : ExitCode.ok;
 }
 
 async function sampleRows(
@@ -145,103 +222,198 @@ async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
 
+/** The sample as columns: CSV by header position, JSON lines by dotted path to each scalar. */
+export function columnSamples(rows: readonly SourceRow[]): ColumnSample[] {
+  const data = rows.filter((r) => r.kind !== 'malformed');
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const add = (name: string) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      names.push(name);
+    }
+  };
+  const header = data.find((r) => r.kind === 'csv')?.source.header ?? [];
+  for (const name of header) if (name !== '') add(name);
+  const flat = data.map((row) => (row.kind === 'json' ? flatten(row.value) : undefined));
+  for (const values of flat) if (values) for (const name of values.keys()) add(name);
+  return names.map((name) => {
+    const index = header.indexOf(name);
+    const cells = data.map((row, i) => {
+      if (row.kind === 'csv') return (index >= 0 ? row.cells[index] : undefined)?.trim() ?? '';
+      return flat[i]?.get(name) ?? '';
+    });
+    return { name, cells };
+  });
+}
+
+function flatten(value: Record<string, unknown>, prefix = '', out = new Map<string, string>()) {
+  for (const [key, inner] of Object.entries(value)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner))
+      flatten(inner as Record<string, unknown>, name, out);
+    else if (typeof inner === 'string' || typeof inner === 'number') out.set(name, String(inner).trim());
+  }
+  return out;
+}
+
+/** The mapping a guess proposes: a column name, or an object with format, decimal, scale or joined columns. */
+function specsFrom(guess: MappingGuess, isJson: boolean): Partial<Record<RecordField, FieldSpec>> {
+  const specs: Partial<Record<RecordField, FieldSpec>> = {};
+  for (const field of recordFields) {
+    const choice = guess.fields[field].choice;
+    if (choice) specs[field] = specOf(choice, isJson);
+  }
+  return specs;
+}
+
+function specOf(candidate: Candidate, isJson: boolean): FieldSpec {
+  const [column] = candidate.columns as [string, ...string[]];
+  const extra = {
+    ...(candidate.format && candidate.format !== 'iso' && candidate.format !== 'epoch'
+      ? { format: candidate.format }
+      : {}),
+    ...(candidate.timezone ? { timezone: candidate.timezone } : {}),
+    ...(candidate.decimal ? { decimal: candidate.decimal } : {}),
+    ...(candidate.scale ? { scale: candidate.scale } : {}),
+  };
+  if (candidate.columns.length > 1) return { columns: candidate.columns, ...extra };
+  if (Object.keys(extra).length === 0) return column;
+  return isJson ? { path: column, ...extra } : { column, ...extra };
+}
+
+function describe(candidate: Candidate | undefined): string {
+  if (!candidate) return '-';
+  return `${candidate.columns.map((c) => JSON.stringify(c)).join(' + ')} (${candidate.evidence})`;
+}
+
+/** Per field: the choice, the runner-up and a sample value, as a table. */
+function guessTable(guess: MappingGuess, currency: string | undefined): string[] {
+  const rows = recordFields.map((field) => {
+    const { choice, runnerUp, review } = guess.fields[field] as FieldGuess;
+    const chosen =
+      choice !== undefined
+        ? describe(choice)
+        : field === 'conversionCurrency' && currency
+          ? `${currency} (from the value column's header)`
+          : 'none found';
+    return [field + (review ? ' (review)' : ''), chosen, describe(runnerUp), choice?.sample ?? ''];
+  });
+  const table = [['field', 'column', 'runner-up', 'sample'], ...rows];
+  const widths = [0, 1, 2].map((i) => Math.min(48, Math.max(...table.map((r) => r[i]!.length))));
+  return table.map((r) =>
+    r
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** The sample's total and value range per currency: a cents column or a shipping column shows here. */
+function sampleTotals(records: readonly ConversionRecord[], sampled: number): string[] {
+  const by = new Map<string, { total: number; min: number; max: number; count: number }>();
+  for (const r of records) {
+    const t = by.get(r.conversionCurrency) ?? { total: 0, min: Infinity, max: -Infinity, count: 0 };
+    t.total += r.conversionValue;
+    t.min = Math.min(t.min, r.conversionValue);
+    t.max = Math.max(t.max, r.conversionValue);
+    t.count++;
+    by.set(r.conversionCurrency, t);
+  }
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return [
+    `sample totals (${records.length} valid records of ${sampled} rows read):`,
+    ...[...by].map(
+      ([code, t]) =>
+        `  ${code} ${round(t.total)} over ${t.count} record${t.count === 1 ? '' : 's'}` +
+        (t.count > 1 ? `, each from ${round(t.min)} to ${round(t.max)}` : ''),
+    ),
+  ];
+}
+
 /**
  * A preset never invents a visitor id; but where the user added a visitor-id or e-mail column to the
  * export (a common practice with ad-platform templates), init proposes it for the field the preset leaves open.
  */
 function linkColumns(preset: Preset, rows: readonly SourceRow[]): Partial<Record<RecordField, FieldSpec>> {
-  const header = rows.find((r) => r.kind === 'csv')?.source.header;
-  if (!header) return {};
-  const guessed = guessFields(header);
+  if (!rows.some((r) => r.kind === 'csv')) return {};
+  const guess = guessMapping(columnSamples(rows), accepts);
   const links: Partial<Record<RecordField, FieldSpec>> = {};
   for (const field of ['serviceId', 'conversionEmail'] as const) {
-    const column = guessed[field];
+    const column = guess.fields[field].choice?.columns[0];
     if (preset.mapping.fields?.[field] === undefined && column !== undefined) links[field] = column;
   }
   return links;
-}
-
-/** Reads the sample's datetime and value cells to pick a `format` and a `decimal` the defaults would miss. */
-function refineFromSample(
-  rows: readonly SourceRow[],
-  fields: Partial<Record<RecordField, string>>,
-  specs: Partial<Record<RecordField, FieldSpec>>,
-): void {
-  const cellsOf = (column: string | undefined): string[] => {
-    if (column === undefined) return [];
-    return rows.flatMap((row) => {
-      if (row.kind === 'csv') {
-        const index = (row.source.header ?? []).indexOf(column);
-        const cell = index >= 0 ? row.cells[index] : undefined;
-        return cell === undefined ? [] : [cell.trim()];
-      }
-      if (row.kind === 'json') {
-        const value = row.value[column];
-        return typeof value === 'string' || typeof value === 'number' ? [String(value)] : [];
-      }
-      return [];
-    });
-  };
-  const times = cellsOf(fields.conversionDatetime);
-  const format = guessDatetimeFormat(times, (f, value) => createDatetimeParser([f])(value, 'UTC').ok);
-  if (fields.conversionDatetime && format && format !== 'iso' && format !== 'epoch') {
-    specs.conversionDatetime = { column: fields.conversionDatetime, format };
-  }
-  const decimal = guessDecimal(cellsOf(fields.conversionValue));
-  if (fields.conversionValue && decimal) specs.conversionValue = { column: fields.conversionValue, decimal };
 }
 
 function configYaml(
   sample: string,
   source: SourceRow['source'],
   preset: Preset | undefined,
-  fields: Partial<Record<RecordField, FieldSpec>>,
+  guess: MappingGuess | undefined,
+  specs: Partial<Record<RecordField, FieldSpec>>,
   timezone: string | undefined,
+  currency: string | undefined,
+  review: readonly string[],
 ): string {
-  const fieldComments: Record<RecordField, string> = {
-    conversionValue: 'the revenue (a number; decimal comma and grouping are understood)',
-    conversionCurrency: 'ISO 4217 code',
-    conversionDatetime: 'when the conversion happened',
-    conversionTimezone: 'an IANA zone column (optional: else `timezone` below)',
-    serviceId: "the tracking script's visitor id",
-    conversionId: 'your order reference: re-runs never send the same id twice',
-    conversionName: 'the kind of conversion',
-    conversionEmail: "the customer's e-mail (links the record when there is no visitor id)",
-  };
   const mappingChildren: YamlEntry[] = [];
+  const fieldEntry = (field: RecordField): YamlEntry => {
+    const spec = specs[field];
+    const fieldGuess = guess?.fields[field];
+    const comment = [
+      fieldComments[field] + (preset && spec !== undefined ? ' (a column the preset does not map)' : ''),
+      ...(fieldGuess?.choice ? [`chosen: ${describe(fieldGuess.choice)}`] : []),
+      ...(fieldGuess?.review ? [`>> review: ${fieldGuess.review}`] : []),
+      ...(spec === undefined && !preset && !fieldGuess?.runnerUp ? ['no column found'] : []),
+    ].join('\n');
+    if (spec !== undefined) return { key: field, value: spec, comment };
+    const runnerUp = fieldGuess?.runnerUp;
+    if (runnerUp)
+      return {
+        key: field,
+        suggestion: specOf(runnerUp, false),
+        comment: `${comment}\nrunner-up, to use it remove the "# ": ${describe(runnerUp)}`,
+      };
+    return { key: field, comment };
+  };
   if (preset) {
     mappingChildren.push({ key: 'preset', value: preset.name, comment: preset.title });
     mappingChildren.push({
       key: 'fields',
       comment: 'override the preset field by field, e.g. serviceId: "Visitor ID"',
-      children: Object.entries(fields).map(([key, value]) => ({
-        key,
-        value: typeof value === 'string' ? value : undefined,
-        comment: `${fieldComments[key as RecordField]} (a column the preset does not map)`,
-      })),
+      children: (Object.keys(specs) as RecordField[]).map(fieldEntry),
     });
   } else {
-    const children: YamlEntry[] = (Object.keys(fieldComments) as RecordField[]).map((field) => {
-      const spec = fields[field];
-      const comment = fieldComments[field] + (spec ? '' : ' (no column found)');
-      if (spec === undefined || typeof spec === 'string') return { key: field, value: spec, comment };
-      const entries = Object.entries(spec).filter((e): e is [string, string] => typeof e[1] === 'string');
-      return { key: field, comment, children: entries.map(([key, value]) => ({ key, value })) };
-    });
-    mappingChildren.push({ key: 'fields', children });
+    mappingChildren.push({ key: 'fields', children: recordFields.map(fieldEntry) });
   }
+  const header = [
+    `written by revimport init from ${sample} (${source.format}, ${source.encoding}` +
+      (source.headerLine ? `, header on line ${source.headerLine})` : ')'),
+    ...(review.length ? ['>> review before a push:', ...review.map((r) => `>> - ${r}`)] : []),
+    'the CRM; or set REVIMPORT_BASE_URL',
+  ].join('\n');
   const entries: YamlEntry[] = [
+    { key: 'baseUrl', suggestion: 'https://crm.example.com', comment: header },
     {
-      key: 'baseUrl',
-      comment: `written by revimport init from ${sample} (${source.format}, ${source.encoding})\nthe CRM; or set REVIMPORT_BASE_URL`,
+      key: 'apiKeyFile',
+      suggestion: 'revimport.key',
+      comment: 'a file holding the API key (chmod 600); or set REVIMPORT_API_KEY',
     },
-    { key: 'apiKeyFile', comment: 'a file holding the API key (chmod 600); or set REVIMPORT_API_KEY' },
     { key: 'mapping', children: mappingChildren },
     {
       key: 'timezone',
-      value: timezone,
-      comment: 'the zone of local times that carry none (IANA name, e.g. Europe/Berlin)',
+      ...(timezone ? { value: timezone } : { suggestion: 'Europe/Berlin' }),
+      comment: 'the zone of local times that carry none (IANA name)',
     },
   ];
+  if (currency || (guess && !guess.fields.conversionCurrency.choice)) {
+    entries.push({
+      key: 'currency',
+      ...(currency ? { value: currency } : { suggestion: 'USD' }),
+      comment: currency
+        ? "the currency of every value: the value column's header names it"
+        : 'the currency of every value, when the export has no currency column',
+    });
+  }
   return toYaml(entries);
 }
