@@ -158,9 +158,9 @@ const idRules: readonly Rule[] = [
 ];
 
 const emailRules: readonly Rule[] = [
-  [/\b(seller|merchant|receiver|recipient|shop|store|to)\b.*e ?-?mail/, 40, "another party's e-mail"],
+  [/\b(seller|merchant|receiver|recipient|shop|store|to|para|an)\b.*e ?-?mail/, 40, "another party's e-mail"],
   [
-    /\b(customer|buyer|billing|from|payer|contact|client|purchaser)\b.*e ?-?mail/,
+    /\b(customer|buyer|billing|from|payer|contact|client|purchaser|do|de|von|kunde|cliente)\b.*e ?-?mail/,
     100,
     "the customer's e-mail",
   ],

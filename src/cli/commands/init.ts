@@ -185,7 +185,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
       ? `preset: ${preset.name} (${preset.title})`
       : 'no preset matched: mapping guessed from the column names and the cells of the sample',
   ];
-  if (guess) out.push('', ...guessTable(guess, currency));
+  if (guess) out.push('', ...guessTable(guess, currency, unguessed));
   if (records.length) out.push('', ...sampleTotals(records, rows.length));
   out.push(
     `wrote ${path.relative(io.cwd, output) || output}`,
@@ -288,9 +288,14 @@ function describe(candidate: Candidate | undefined): string {
 }
 
 /** Per field: the choice, the runner-up and a sample value, as a table. */
-function guessTable(guess: MappingGuess, currency: string | undefined): string[] {
+function guessTable(
+  guess: MappingGuess,
+  currency: string | undefined,
+  unsettled: readonly RecordField[],
+): string[] {
   const rows = recordFields.map((field) => {
-    const { choice, runnerUp, review } = guess.fields[field] as FieldGuess;
+    const { choice, runnerUp } = guess.fields[field] as FieldGuess;
+    const review = guess.fields[field].review !== undefined || unsettled.includes(field);
     const chosen =
       choice !== undefined
         ? describe(choice)
@@ -362,7 +367,7 @@ function configYaml(
     const fieldGuess = guess?.fields[field];
     const comment = [
       fieldComments[field] + (preset && spec !== undefined ? ' (a column the preset does not map)' : ''),
-      ...(fieldGuess?.choice ? [`chosen: ${describe(fieldGuess.choice)}`] : []),
+      ...(fieldGuess?.choice ? [`init chose ${describe(fieldGuess.choice)}`] : []),
       ...(fieldGuess?.review ? [`>> review: ${fieldGuess.review}`] : []),
       ...(spec === undefined && !preset && !fieldGuess?.runnerUp ? ['no column found'] : []),
     ].join('\n');
