@@ -212,7 +212,10 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     const merged = mergeMapping(preset, options.mapping);
     const bound = bindMapping(merged, row.source, options.lookup);
     // A JS transform may set the link from the source columns ($row): it has the last say.
-    if (!options.transform) refuseUnlinkable(bound, preset);
+    if (!options.transform) {
+      refuseAbsentColumns(bound, preset);
+      refuseUnlinkable(bound, preset);
+    }
     // Summed rows include refunds (negative): the sum, not the row, must be positive.
     const validator = createValidator(bound, {
       ...options,
@@ -453,6 +456,40 @@ function undetected(row: SourceRow, tied: Preset[]): NoPresetError {
   return new NoPresetError(file, `${file} matches no preset exactly; nearly: ${list}`, {
     hint: `a re-saved or edited export may have lost or renamed a column: ${NO_MAPPING_HINT}`,
   });
+}
+
+/**
+ * A value or datetime whose column the file does not have (a preset's `Day` in a week-segmented report):
+ * every row would be rejected as "the cell is empty", so the run stops once, naming the column and the
+ * header's near matches. A default (mapping.defaults) fills the field instead and is no error.
+ */
+function refuseAbsentColumns(bound: BoundMapping, preset: Preset | undefined): void {
+  if (bound.source.format !== 'csv') return;
+  const header = bound.source.header ?? [];
+  for (const field of ['conversionValue', 'conversionDatetime'] as const) {
+    const f = bound.fields[field];
+    if (f.get !== undefined || f.constant !== undefined || f.fallback !== undefined) continue;
+    if (f.column === field) {
+      throw new ConfigError(`${bound.source.file}: the mapping gives no column for ${field}`, {
+        hint: `map it: mapping.fields.${field}: "<column>"`,
+      });
+    }
+    const spec = f.spec;
+    const written = spec.columns ?? (spec.column === undefined ? [f.column] : [spec.column].flat());
+    const near = [...new Set(written.flatMap((c) => nearColumns(c, header)))].slice(0, 3);
+    const who = preset
+      ? ` (the ${preset.name} preset reads ${field} from ${written.map((c) => `"${c}"`).join(' or ')})`
+      : '';
+    throw new ConfigError(
+      `${bound.source.file}: no column ${written[0]} in this file for ${field}${who}` +
+        (near.length > 0 ? `; ${didYouMean(near)}` : ''),
+      {
+        hint:
+          `map it to a column of this file: mapping.fields.${field}: "<column>" ` +
+          `(the header, line ${bound.source.headerLine ?? 1}, has: ${previewCells(header)})`,
+      },
+    );
+  }
 }
 
 /**
