@@ -70,6 +70,16 @@ export function describeConfigIssues(
         })
         .join('\n  - ');
     }
+    if (issue.code === 'invalid_union') {
+      // An object branch that failed inside (a wrong `column`): that failure, not "expected a or b".
+      const deeper = issue.errors.filter((branch) =>
+        branch.some((i) => !(i.code === 'invalid_type' && i.path.length === 0)),
+      );
+      if (deeper.length === 1) {
+        const inner = deeper[0]!.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+        return describeConfigIssues(schema, raw, inner).join('\n  - ');
+      }
+    }
     const value = shownValue(valueAt(raw, issue.path), issue.path);
     const got = value === undefined ? '' : `, got ${value}`;
     const inMapping = issue.path[0] === 'mapping' ? issue.path.slice(1) : issue.path;
