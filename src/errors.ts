@@ -33,6 +33,19 @@ export class ConfigError extends RevimportError {
 /** A file nothing in which links a conversion to a visitor (no e-mail, no visitor id): the run stops at once. */
 export class UnlinkableError extends ConfigError {}
 
+/**
+ * A file that no preset matches (or several do) while no mapping says how to read it: the CLI adds, when
+ * it found no config file, that none was found and how to write one (`revimport init <file>`).
+ */
+export class NoPresetError extends ConfigError {
+  readonly file: string;
+
+  constructor(file: string, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options);
+    this.file = file;
+  }
+}
+
 /** The server refused the API key (401/403): the run stops at once (exit 3). */
 export class AuthError extends RevimportError {
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { cosmiconfig, getDefaultSearchPlaces } from 'cosmiconfig';
 import type { z } from 'zod';
 import { ConfigError, isRevimportError } from '../errors.js';
+import { describeConfigIssues } from './config-issues.js';
 import { configSchema, mappingSchema, type WrittenConfig, type WrittenMapping } from './schema.js';
 
 export interface LoadedConfig {
@@ -126,14 +127,7 @@ function unwrapModule(value: unknown): unknown {
 function parseWith<S extends z.ZodType>(schema: S, raw: unknown, file: string): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => {
-    const key = issue.path.length ? issue.path.join('.') : '(top level)';
-    if (issue.code === 'unrecognized_keys') {
-      const keys = issue.keys.map((k) => [...issue.path, k].join('.')).join(', ');
-      return `  - unknown key ${keys}`;
-    }
-    return `  - ${key}: ${issue.message}`;
-  });
+  const lines = describeConfigIssues(schema, raw, parsed.error.issues).map((line) => `  - ${line}`);
   throw new ConfigError(`invalid config in ${file}:\n${lines.join('\n')}`, {
     hint: 'see the config reference in the README',
   });

@@ -3,7 +3,7 @@
 
 import { ConfigError } from '../errors.js';
 import { CsvTokenizer, type CsvTokenSink } from './csv-tokenizer.js';
-import type { SourceInfo, SourceRow } from './types.js';
+import type { HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from './types.js';
 
 /** Rows searched for the header before giving up. */
 export const MAX_PREAMBLE_ROWS = 100;
@@ -12,7 +12,7 @@ export interface CsvReadOptions {
   /** One ASCII character, already resolved (given or sniffed). */
   delimiter: string;
   /** Receives the trimmed cells of each non-blank row above the header; default: the first such row. */
-  isHeader?: (cells: string[]) => boolean;
+  isHeader?: HeaderTest;
   /** Named in the error when no header is found. */
   expectedHeader?: string;
   maxFieldBytes: number;
@@ -49,8 +49,10 @@ export async function* readCsvRows(
 class CsvRowCollector implements CsvTokenSink {
   rows: SourceRow[] = [];
   private readonly source: SourceInfo;
-  private readonly isHeader: (cells: string[]) => boolean;
+  private readonly isHeader: HeaderTest;
   private headerFound = false;
+  /** The row holding the most wanted columns, though not all: the header with columns missing. */
+  private nearest: { miss: HeaderNearMiss; line: number; cells: string[] } | undefined;
   private rowsBeforeHeader = 0;
   private firstNonBlank: string[] | undefined;
   /** A non-blank or malformed row above the header: the file is not empty. */
@@ -58,7 +60,7 @@ class CsvRowCollector implements CsvTokenSink {
 
   constructor(
     source: SourceInfo,
-    isHeader: (cells: string[]) => boolean,
+    isHeader: HeaderTest,
     private readonly expectedHeader?: string,
   ) {
     this.source = source;
@@ -84,6 +86,9 @@ class CsvRowCollector implements CsvTokenSink {
           this.source.headerLine = line;
           return;
         }
+        const miss = this.isHeader.nearMiss?.(trimmed);
+        if (miss && miss.held > 0 && miss.held > (this.nearest?.miss.held ?? 0))
+          this.nearest = { miss, line, cells: trimmed };
       }
     }
     // Blank rows alone are an empty file (finish), however many: only text that is not a header counts.
@@ -118,14 +123,25 @@ class CsvRowCollector implements CsvTokenSink {
     this.source.parameters = { ...this.source.parameters, ...parameters };
   }
 
-  private noHeaderError(where: string): ConfigError {
+  private noHeaderError(where: string): Error {
+    const file = this.source.file;
+    const nearest = this.nearest;
+    // A row holding most of the wanted columns is the header: the error is about the columns it lacks.
+    if (nearest && nearest.miss.held * 2 > nearest.miss.wanted) {
+      return new ConfigError(`${file}:${nearest.line}: the header ${nearest.miss.problem}`, {
+        hint: `the header (line ${nearest.line}) has: ${preview(nearest.cells)}; fix the mapping's column names to match it`,
+      });
+    }
+    const own = this.isHeader.noHeader?.(file, this.firstNonBlank);
+    if (own) return own;
     const delimiter = JSON.stringify(this.source.delimiter);
     const seen =
       this.firstNonBlank === undefined
         ? 'every row is blank'
         : `the first non-blank row was: ${preview(this.firstNonBlank)}`;
     const expected = this.expectedHeader ? ` (expected ${this.expectedHeader})` : '';
-    return new ConfigError(`${this.source.file}: no header row found ${where}${expected}; ${seen}`, {
+    const closest = nearest ? `; the nearest is line ${nearest.line}, which ${nearest.miss.problem}` : '';
+    return new ConfigError(`${file}: no header row found ${where}${expected}; ${seen}${closest}`, {
       hint: `check the header names the mapping expects, and the delimiter (${delimiter} was used; it can be set explicitly)`,
     });
   }

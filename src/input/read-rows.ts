@@ -8,7 +8,7 @@ import { detectEncoding, ENCODING_SAMPLE_BYTES, normalizeEncoding, toUtf8 } from
 import { readJsonRows } from './jsonl.js';
 import { openBytes } from './open.js';
 import { detectFormat, type InputFormat, parseDelimiter, sniffDelimiter } from './sniff.js';
-import type { SourceInfo, SourceRow } from './types.js';
+import type { HeaderTest, SourceInfo, SourceRow } from './types.js';
 
 export type { InputFormat } from './sniff.js';
 export { detectFormat } from './sniff.js';
@@ -24,7 +24,7 @@ export interface ReadOptions {
   /** utf-8, utf-16le, utf-16be, windows-1252 or latin1. Default: BOM, UTF-16 NUL pattern, UTF-8 check, else windows-1252. */
   encoding?: string;
   /** Which row is the CSV header; gets the row's trimmed cells. Default: the first non-blank row. */
-  isHeader?: (cells: string[]) => boolean;
+  isHeader?: HeaderTest;
   /** What the header must hold, in words, for the error when no row is the header (e.g. the mapped columns). */
   expectedHeader?: string;
   /** Read when `file` is `-`. */

@@ -47,3 +47,22 @@ export interface MalformedRow extends RowBase {
 }
 
 export type SourceRow = CsvRow | JsonRow | MalformedRow;
+
+/** How near a row comes to being the header: what the error says when no row is. */
+export interface HeaderNearMiss {
+  /** How many of the wanted columns the row holds, of `wanted`. */
+  held: number;
+  wanted: number;
+  /** What the row lacks, in words: `no column "Order Total" (conversionValue; did you mean "Total"?)`. */
+  problem: string;
+}
+
+/**
+ * Which CSV row is the header (gets a row's trimmed cells). It may also say how near a row comes
+ * (`nearMiss`: the row holding most of the wanted columns is the header, and the error names the rest),
+ * and give the error for a file in which no row comes near (`noHeader`).
+ */
+export type HeaderTest = ((cells: string[]) => boolean) & {
+  nearMiss?: (cells: string[]) => HeaderNearMiss | undefined;
+  noHeader?: (file: string, firstRow: string[] | undefined) => Error | undefined;
+};

@@ -1,8 +1,8 @@
 // Stage: source rows -> checked rows. Binds the mapping to each file (detecting a preset when none is
 // configured), folds continuation rows, runs the JS transform, validates, and flags duplicate ids.
 import type { WrittenMapping } from '../config/schema.js';
-import { ConfigError, UnlinkableError } from '../errors.js';
-import type { SourceInfo, SourceRow } from '../input/types.js';
+import { ConfigError, NoPresetError, UnlinkableError } from '../errors.js';
+import type { HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from '../input/types.js';
 import { contentHash } from '../ledger/record-key.js';
 import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping, deductionColumns } from '../mapping/compile-mapping.js';
@@ -20,6 +20,7 @@ import {
   type Validator,
 } from '../record/validate.js';
 import type { Issue, Rejection } from '../report/rejection.js';
+import { didYouMean, nearColumns } from '../similar.js';
 import { SeenIds } from './seen-ids.js';
 
 export type CheckedRow =
@@ -81,40 +82,98 @@ export function needsDetection(mapping: WrittenMapping | undefined): boolean {
 }
 
 /** Which CSV row is the header: the first holding the mapped column names (and, when detecting, a preset's). */
-export interface HeaderMatcher {
-  (cells: string[]): boolean;
+export interface HeaderMatcher extends HeaderTest {
   /** The columns it looks for, in words, for the error when no row matches. */
   expected: string;
+  nearMiss: NonNullable<HeaderTest['nearMiss']>;
+  noHeader: NonNullable<HeaderTest['noHeader']>;
+}
+
+/** One column the header must hold: its alternatives as written and normalized, and who wants it. */
+interface WantedColumn {
+  written: string[];
+  normalized: string[];
+  /** `conversionValue`, `joined into conversionDatetime`, `the shopify preset`. */
+  role: string;
 }
 
 export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatcher {
   const detect = needsDetection(mapping);
   const preset = resolvePreset(mapping);
   const merged = mergeMapping(preset, mapping);
-  // Each entry: alternatives for one column, as written (for messages) and normalized (for matching).
-  const written: string[][] = [];
-  for (const field of Object.values(merged.fields)) {
-    if (field?.origin === 'user' && field.spec.value === undefined) {
-      const columns = columnsOf(field);
-      if (columns.length > 0) written.push(columns);
-      for (const column of field.bare === undefined ? (field.spec.columns ?? []) : []) written.push([column]);
+  const wanted: WantedColumn[] = [];
+  const want = (written: string[], role: string) =>
+    wanted.push({ written, normalized: written.map(normalizeColumnName), role });
+  for (const [field, spec] of Object.entries(merged.fields)) {
+    if (spec?.origin === 'user' && spec.spec.value === undefined) {
+      const columns = columnsOf(spec);
+      if (columns.length > 0) want(columns, `mapped to ${field}`);
+      for (const column of spec.bare === undefined ? (spec.spec.columns ?? []) : [])
+        want([column], `joined into ${field}`);
     }
   }
-  for (const column of preset?.detect.all ?? []) written.push([column]);
-  const required = written.map((alternatives) => alternatives.map(normalizeColumnName));
-  const columns = written.map((alternatives) => alternatives.map((c) => `"${c}"`).join(' or '));
+  for (const column of preset?.detect.all ?? []) want([column], `read by the ${preset!.name} preset`);
+  const columns = wanted.map((w) => w.written.map((c) => `"${c}"`).join(' or '));
   const expected = [
     ...(columns.length ? [`the columns ${columns.join(', ')}`] : []),
     ...(detect ? ['the columns of a preset (see revimport presets)'] : []),
   ].join(' and ');
-  const matches = (cells: string[]) => {
-    if (required.length === 0 && !detect) return cells.some((c) => c.trim() !== '');
+  const missingFrom = (cells: string[]) => {
     const names = new Set(cells.map(normalizeColumnName));
-    if (!required.every((alternatives) => alternatives.some((c) => names.has(c)))) return false;
-    // A near miss is the header too: the checker then names the preset and the columns it lacks.
-    return !detect || detectPreset(cells).candidates.length > 0 || nearMisses(cells).length > 0;
+    return wanted.filter((w) => !w.normalized.some((c) => names.has(c)));
   };
-  return Object.assign(matches, { expected: expected || 'a non-blank row' });
+  const detected = (cells: string[]) =>
+    // A near miss is the header too: the checker then names the preset and the columns it lacks.
+    detectPreset(cells).candidates.length > 0 || nearMisses(cells).length > 0;
+  const matches = (cells: string[]) => {
+    if (wanted.length === 0 && !detect) return cells.some((c) => c.trim() !== '');
+    if (missingFrom(cells).length > 0) return false;
+    return !detect || detected(cells);
+  };
+  const nearMiss = (cells: string[]): HeaderNearMiss | undefined => {
+    if (wanted.length === 0) return undefined;
+    const missing = missingFrom(cells);
+    const held = wanted.length - missing.length;
+    if (missing.length === 0) {
+      // Every mapped column is there, but the mapping needs a preset for the rest and none matches.
+      return {
+        held,
+        wanted: wanted.length,
+        problem: `matches no preset, and the mapping does not give ${unmappedRequired(mapping).join(' or ')}`,
+      };
+    }
+    const problem = missing
+      .map((w) => {
+        const near = [...new Set(w.written.flatMap((c) => nearColumns(c, cells)))].slice(0, 3);
+        const suggestion = near.length > 0 ? `; ${didYouMean(near)}` : '';
+        return `no column ${w.written.map((c) => `"${c}"`).join(' or ')} (${w.role}${suggestion})`;
+      })
+      .join(' and ');
+    return { held, wanted: wanted.length, problem: `has ${problem}` };
+  };
+  const noHeader = (file: string, firstRow: string[] | undefined) => {
+    if (!detect || wanted.length > 0) return undefined;
+    const seen =
+      firstRow === undefined ? 'every row is blank' : `its first row is: ${previewCells(firstRow)}`;
+    return new NoPresetError(file, `${file} matches no preset and no mapping is configured; ${seen}`, {
+      hint: NO_MAPPING_HINT,
+    });
+  };
+  return Object.assign(matches, { expected: expected || 'a non-blank row', nearMiss, noHeader });
+}
+
+const NO_MAPPING_HINT =
+  'set mapping.preset (revimport presets lists them) or mapping.fields (revimport init <file> writes one)';
+
+/** The fields a detected preset would have given: the user's mapping lacks them. */
+function unmappedRequired(mapping: WrittenMapping | undefined): string[] {
+  const fields = mapping?.fields ?? {};
+  return (['conversionValue', 'conversionDatetime'] as const).filter((f) => fields[f] === undefined);
+}
+
+function previewCells(cells: string[]): string {
+  const text = cells.map((cell) => JSON.stringify(cell)).join(', ');
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** A row that is not revenue, on purpose: a skip or keep rule, refunded in full, the transform's null. */
@@ -153,7 +212,10 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     const merged = mergeMapping(preset, options.mapping);
     const bound = bindMapping(merged, row.source, options.lookup);
     // A JS transform may set the link from the source columns ($row): it has the last say.
-    if (!options.transform) refuseUnlinkable(bound, preset);
+    if (!options.transform) {
+      refuseAbsentColumns(bound, preset);
+      refuseUnlinkable(bound, preset);
+    }
     // Summed rows include refunds (negative): the sum, not the row, must be positive.
     const validator = createValidator(bound, {
       ...options,
@@ -373,25 +435,61 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
 };
 
 /** No preset, or several equally: an error listing the candidates, and the near misses with what they lack. */
-function undetected(row: SourceRow, tied: Preset[]): ConfigError {
-  const hint =
-    'set mapping.preset (revimport presets lists them) or mapping.fields (revimport init <file> writes one)';
+function undetected(row: SourceRow, tied: Preset[]): NoPresetError {
+  const file = row.source.file;
   if (tied.length > 1) {
-    return new ConfigError(
-      `${row.source.file} matches several presets equally: ${tied.map((p) => p.name).join(', ')}`,
-      { hint: `name the right one: ${hint}` },
+    return new NoPresetError(
+      file,
+      `${file} matches several presets equally: ${tied.map((p) => p.name).join(', ')}`,
+      { hint: `name the right one: ${NO_MAPPING_HINT}` },
     );
   }
   const near = nearMisses(row.kind === 'json' ? row.value : (row.source.header ?? []));
   if (near.length === 0) {
-    return new ConfigError(`${row.source.file} matches no preset and no mapping is configured`, { hint });
+    return new NoPresetError(file, `${file} matches no preset and no mapping is configured`, {
+      hint: NO_MAPPING_HINT,
+    });
   }
   const list = near
     .map((m) => `${m.preset.name} (no ${m.missing.map((c) => `"${c}"`).join(', ')})`)
     .join('; ');
-  return new ConfigError(`${row.source.file} matches no preset exactly; nearly: ${list}`, {
-    hint: `a re-saved or edited export may have lost or renamed a column: ${hint}`,
+  return new NoPresetError(file, `${file} matches no preset exactly; nearly: ${list}`, {
+    hint: `a re-saved or edited export may have lost or renamed a column: ${NO_MAPPING_HINT}`,
   });
+}
+
+/**
+ * A value or datetime whose column the file does not have (a preset's `Day` in a week-segmented report):
+ * every row would be rejected as "the cell is empty", so the run stops once, naming the column and the
+ * header's near matches. A default (mapping.defaults) fills the field instead and is no error.
+ */
+function refuseAbsentColumns(bound: BoundMapping, preset: Preset | undefined): void {
+  if (bound.source.format !== 'csv') return;
+  const header = bound.source.header ?? [];
+  for (const field of ['conversionValue', 'conversionDatetime'] as const) {
+    const f = bound.fields[field];
+    if (f.get !== undefined || f.constant !== undefined || f.fallback !== undefined) continue;
+    if (f.column === field) {
+      throw new ConfigError(`${bound.source.file}: the mapping gives no column for ${field}`, {
+        hint: `map it: mapping.fields.${field}: "<column>"`,
+      });
+    }
+    const spec = f.spec;
+    const written = spec.columns ?? (spec.column === undefined ? [f.column] : [spec.column].flat());
+    const near = [...new Set(written.flatMap((c) => nearColumns(c, header)))].slice(0, 3);
+    const who = preset
+      ? ` (the ${preset.name} preset reads ${field} from ${written.map((c) => `"${c}"`).join(' or ')})`
+      : '';
+    throw new ConfigError(
+      `${bound.source.file}: no column ${written[0]} in this file for ${field}${who}` +
+        (near.length > 0 ? `; ${didYouMean(near)}` : ''),
+      {
+        hint:
+          `map it to a column of this file: mapping.fields.${field}: "<column>" ` +
+          `(the header, line ${bound.source.headerLine ?? 1}, has: ${previewCells(header)})`,
+      },
+    );
+  }
 }
 
 /**

@@ -165,7 +165,12 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       let amountCurrency: string | undefined;
       let value: number | undefined;
       if (c.conversionValue === undefined) {
-        issue(f.conversionValue, '', 'missing value', 'conversionValue is required but the cell is empty');
+        issue(
+          f.conversionValue,
+          '',
+          'missing value',
+          `conversionValue is required but ${emptyWhy(f.conversionValue)}`,
+        );
       } else if (typeof c.conversionValue !== 'string' && typeof c.conversionValue !== 'number') {
         issue(f.conversionValue, c.conversionValue, 'invalid number', 'the value is not a number');
       } else {
@@ -282,7 +287,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
           f.conversionDatetime,
           '',
           'missing datetime',
-          'conversionDatetime is required but the cell is empty',
+          `conversionDatetime is required but ${emptyWhy(f.conversionDatetime)}`,
         );
       } else if (typeof rawTime !== 'string' && typeof rawTime !== 'number') {
         issue(f.conversionDatetime, rawTime, 'invalid datetime', 'the datetime is not text or a number');
@@ -496,4 +501,12 @@ function display(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** Why a required field has no value: an empty cell, or (with a JS transform that did not set it) no such column. */
+function emptyWhy(field: BoundField): string {
+  if (field.get !== undefined || field.constant !== undefined) return 'the cell is empty';
+  return field.column === field.field
+    ? 'the mapping gives no column for it'
+    : `there is no column ${field.column} in this file`;
 }

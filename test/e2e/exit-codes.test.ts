@@ -120,7 +120,10 @@ describe('exit 2: usage and config errors, nothing sent', () => {
     const file = writeExport(work, 'a.csv', { to: 3 });
     const result = await push(r, [file, '-c', missing]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${file}: no header row found`);
+    expect(result.stderr).toContain(
+      `${file}:1: the header has no column "Zeit" (mapped to conversionDatetime)`,
+    );
+    expect(result.stderr).not.toContain('no header row found');
     expect(r.requests).toHaveLength(0);
   });
 

@@ -6,7 +6,13 @@ import { z } from 'zod';
 import { isReadableByOthers, loadConfig, loadMappingFile, readKeyFile } from '../../config/load.js';
 import { type PushFlags, resolveSettings } from '../../config/resolve.js';
 import type { Settings } from '../../config/settings.js';
-import { ConfigError, isRevimportError, type RevimportError, UsageError } from '../../errors.js';
+import {
+  ConfigError,
+  isRevimportError,
+  NoPresetError,
+  type RevimportError,
+  UsageError,
+} from '../../errors.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
@@ -47,6 +53,8 @@ export interface PreparedRun {
   command?: 'retry';
   /** --check: why the apiKeyFile could not be read (a real push stops there; --check reports it after the rows). */
   keyProblem?: RevimportError;
+  /** The config file read; undefined when the search found none and no -c was given. */
+  configFile?: string | undefined;
 }
 
 export async function prepare(
@@ -93,7 +101,40 @@ export async function prepare(
     warnings.push(`${loaded.filepath} holds the API key and is readable by others: chmod 600 it`);
   }
   const mode: OutputMode = flags.quiet ? 'quiet' : flags.verbose ? 'verbose' : 'normal';
-  return { settings: resolved.settings, flags, mode, warnings, ...(keyProblem ? { keyProblem } : {}) };
+  return {
+    settings: resolved.settings,
+    flags,
+    mode,
+    warnings,
+    configFile: loaded.filepath,
+    ...(keyProblem ? { keyProblem } : {}),
+  };
+}
+
+/**
+ * A file no preset reads, in a run without any config file: the cause is the missing config, so the
+ * error says so first and how to write one (issue 12: messages that point the right way).
+ */
+function withoutConfig(error: unknown, prepared: PreparedRun, cwd: string): unknown {
+  if (!(error instanceof NoPresetError) || prepared.configFile !== undefined) return error;
+  if (prepared.flags.mapping !== undefined || prepared.settings.mapping !== undefined) return error;
+  const file = error.file === '-' ? '<file>' : error.file;
+  const replaced = new NoPresetError(
+    error.file,
+    `no config file in ${cwd} (looked for revimport.config.{json,yaml,yml,js,mjs,cjs}, .revimportrc*, ` +
+      `and "revimport" in package.json), and ${error.message}`,
+    {
+      hint: `run revimport init ${shellWord(file)} to write revimport.config.yaml from it, or give a config with -c <path>`,
+      cause: error,
+    },
+  );
+  // The partial summary (rows read before this file) stays with the error for --json.
+  return Object.assign(replaced, { summary: (error as ErrorWithSummary).summary });
+}
+
+/** A file name as one shell word, for a command line to copy. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Everything a real push needs beyond --check: where to send, with which key. */
@@ -197,6 +238,8 @@ export async function pushCommand(
       resend: flags.resend === true,
       ...(emit ? { emit } : {}),
       ...(delivery instanceof Error ? { deliveryProblem: delivery } : {}),
+    }).catch((error: unknown) => {
+      throw withoutConfig(error, prepared, context.io.cwd);
     });
   });
 }
