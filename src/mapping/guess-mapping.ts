@@ -257,6 +257,22 @@ export function guessDatetimeFormat(values: readonly string[], accepts: FormatCh
   return bestCount >= sample.length * 0.8 ? best : undefined;
 }
 
+/**
+ * The same format with day and month swapped, when the sample reads with both (every day is 12 or less):
+ * `MM/dd/yyyy` and `dd/MM/yyyy` are then a guess the user must settle. Undefined when the sample decides.
+ */
+export function undecidedDayMonth(
+  format: string,
+  values: readonly string[],
+  accepts: FormatCheck,
+): string | undefined {
+  const match = /^(MM?|dd?)([/.-])(MM?|dd?)/.exec(format);
+  if (!match || match[1]![0] === match[3]![0]) return undefined;
+  const swapped = `${match[3]}${match[2]}${match[1]}${format.slice(match[0].length)}`;
+  const sample = values.filter((v) => v.trim() !== '');
+  return sample.length > 0 && sample.every((v) => accepts(swapped, v)) ? swapped : undefined;
+}
+
 /** `,` when the sample writes decimals with a comma and never with a point; else undefined (inferred). */
 export function guessDecimal(values: readonly string[]): ',' | '.' | undefined {
   const comma = values.some((v) => /\d,\d{1,2}$/.test(v.trim()));
@@ -529,9 +545,29 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
       guess.review = `close call between "${choice.columns.join(' + ')}" (${choice.evidence}) and "${runnerUp.columns[0]}" (${runnerUp.evidence}); their sample values differ: keep the one that holds ${field === 'conversionValue' ? 'the revenue' : 'it'}`;
     }
   }
+  if (datetime?.format && !fields.conversionDatetime.review) {
+    const swapped = undecidedDayMonth(datetime.format, joinedCells(columns, datetime.columns), accepts);
+    if (swapped)
+      fields.conversionDatetime.review = `the sample does not tell "${datetime.format}" from "${swapped}" (no day above 12): check day and month order`;
+  }
   const valueColumn = fields.conversionValue.choice?.columns[0];
   const headerCurrency = valueColumn === undefined ? undefined : currencyInHeader(valueColumn);
   return { fields, ...(headerCurrency && !fields.conversionCurrency.choice ? { headerCurrency } : {}) };
+}
+
+/** Per sample row, the cells of `names` joined with one space (as `columns: [...]` reads them); empty rows left out. */
+function joinedCells(columns: readonly ColumnSample[], names: readonly string[]): string[] {
+  const cells = names.map((n) => columns.find((c) => c.name === n)?.cells ?? []);
+  const rows = Math.max(0, ...cells.map((c) => c.length));
+  const out: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const value = cells
+      .map((c) => c[i] ?? '')
+      .join(' ')
+      .trim();
+    if (value !== '') out.push(value);
+  }
+  return out;
 }
 
 function joinDateAndTime(
@@ -558,15 +594,7 @@ function joinDateAndTime(
       filled(c.cells).every(isZone),
   );
   const joined = [datetime.columns[0]!, time.name, ...(zone ? [zone.name] : [])];
-  const cellsOf = (name: string) => columns.find((c) => c.name === name)?.cells ?? [];
-  const values = dateCells
-    .map((_, i) =>
-      joined
-        .map((n) => cellsOf(n)[i] ?? '')
-        .join(' ')
-        .trim(),
-    )
-    .filter((v) => v !== '');
+  const values = joinedCells(columns, joined);
   const format = guessDatetimeFormat(values, accepts);
   if (format === undefined) return;
   datetime.columns = joined;

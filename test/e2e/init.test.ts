@@ -19,6 +19,10 @@ interface Expected {
   fields: Record<string, string | string[] | null>;
   /** The fields init marks for review (`link`: nothing to attribute by; `currency`: an ambiguous `$`). */
   review: string[];
+  /** Run with preset detection on (the layout is a preset's, re-saved). */
+  withPreset?: boolean;
+  /** A text the review list must hold. */
+  reviewText?: string;
   /** push --check's valid totals with the config as written (exit 0 only). */
   totals?: Record<string, number>;
 }
@@ -36,13 +40,18 @@ function columnsOf(spec: unknown): string | string[] | null {
   return object.columns ?? object.column ?? object.path ?? null;
 }
 
-describe('revimport init --no-preset on the header layouts of real exports', () => {
+describe('revimport init on the header layouts of real exports (--no-preset unless the layout is a preset re-saved)', () => {
   it.each(layouts)('%s', async (name) => {
     const dir = path.join(base, name);
     const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
     const sample = fixtureInputs(dir)[0]!;
     const cwd = tempDir();
-    const init = await runCli(['init', sample, '--no-preset', ...expected.args], { cwd });
+    const init = await runCli(
+      ['init', sample, ...(expected.withPreset ? [] : ['--no-preset']), ...expected.args],
+      {
+        cwd,
+      },
+    );
     expect(init.stderr).toBe('');
     expect(init.code).toBe(expected.exit);
     if (expected.headerLine) expect(init.stdout).toContain(`header on line ${expected.headerLine}`);
@@ -59,6 +68,7 @@ describe('revimport init --no-preset on the header layouts of real exports', () 
     expect(init.stdout.includes('review before a push')).toBe(expected.exit === 1);
     if (expected.review.includes('link'))
       expect(init.stdout).toMatch(/no conversion in it can be attributed|no visitor id and no e-mail column/);
+    if (expected.reviewText) expect(init.stdout).toContain(expected.reviewText);
     if (expected.review.includes('currency'))
       expect(init.stdout).toMatch(/names "\$", which several currencies use/);
 

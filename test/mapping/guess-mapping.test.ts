@@ -12,6 +12,7 @@ import {
   guessDecimal,
   guessMapping,
   nameWords,
+  undecidedDayMonth,
 } from '../../src/mapping/guess-mapping.js';
 import { createDatetimeParser } from '../../src/record/datetime.js';
 import type { RecordField } from '../../src/record/fields.js';
@@ -190,6 +191,16 @@ describe('guessMapping: when it happened', () => {
     expect(guess.fields.conversionDatetime.choice?.timezone).toBe('UTC');
     expect(guess.fields.conversionTimezone.choice).toBeUndefined();
     expect(guess.fields.conversionTimezone.ruledOut[0]).toMatch(/does not hold time zones/);
+  });
+
+  it('marks day and month order for review when no day in the sample is above 12', () => {
+    const undecided = columns('Date|Total', '07/01/2024 10:00|5', '07/02/2024 11:00|6');
+    expect(guessMapping(undecided, accepts).fields.conversionDatetime.review).toMatch(
+      /does not tell "MM\/dd\/yyyy HH:mm" from "dd\/MM\/yyyy HH:mm"/,
+    );
+    expect(undecidedDayMonth('MM/dd/yyyy HH:mm', ['07/13/2024 10:00'], accepts)).toBeUndefined();
+    expect(undecidedDayMonth('dd.MM.yyyy', ['01.02.2024'], accepts)).toBe('MM.dd.yyyy');
+    expect(undecidedDayMonth('yyyy-MM-dd', ['2024-01-02'], accepts)).toBeUndefined();
   });
 
   it('offers the spreadsheet forms', () => {

@@ -14,8 +14,10 @@ import {
   type Candidate,
   type ColumnSample,
   type FieldGuess,
+  guessDatetimeFormat,
   guessMapping,
   type MappingGuess,
+  undecidedDayMonth,
 } from '../../mapping/guess-mapping.js';
 import { detectJsonPreset, detectPreset } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
@@ -88,8 +90,6 @@ export async function initCommand(sample: string, options: Record<string, unknow
   const mapping: WrittenMapping = preset
     ? { preset: preset.name, fields: specs, defaults: {} }
     : { fields: specs, defaults: {} };
-  const records: ConversionRecord[] = [];
-  const reasons = new Map<string, number>();
   const unguessed = guess
     ? (['conversionValue', 'conversionDatetime', 'conversionCurrency'] as const).filter(
         (field) => !guess.fields[field].choice && !(field === 'conversionCurrency' && currency),
@@ -98,26 +98,19 @@ export async function initCommand(sample: string, options: Record<string, unknow
   // Without a value and a time column the mapping cannot be tried on the sample yet.
   const sampleRowsToCheck =
     unguessed.includes('conversionValue') || unguessed.includes('conversionDatetime') ? [] : rows;
-  let unlinkable: UnlinkableError | undefined;
-  try {
-    for await (const checked of checkRows(toAsync(sampleRowsToCheck), {
-      mapping,
-      transform: undefined,
-      timezone,
-      currency,
-      allowNegative: false,
-    })) {
-      if (checked.ok) records.push(checked.record);
-      else {
-        for (const issue of checked.rejection.issues)
-          reasons.set(issue.reason, (reasons.get(issue.reason) ?? 0) + 1);
-      }
+  let tried = await trySample(sampleRowsToCheck, mapping, timezone, currency);
+  // A re-saved export (a spreadsheet writes `09/09/2025 23:01`) no longer has the preset's date form:
+  // read the sample's own form and propose it over the preset's.
+  let resaved: { format: string; swapped: string | undefined } | undefined;
+  const invalidTimes = tried.reasons.get('invalid datetime') ?? 0;
+  if (preset && specs.conversionDatetime === undefined && invalidTimes * 2 >= sampleRowsToCheck.length) {
+    resaved = presetDatetimeFormat(preset, rows);
+    if (resaved) {
+      specs.conversionDatetime = { format: resaved.format };
+      tried = await trySample(sampleRowsToCheck, mapping, timezone, currency);
     }
-  } catch (error) {
-    // Nothing links a record to a visitor yet: what to add goes under "review".
-    if (!(error instanceof UnlinkableError)) throw error;
-    unlinkable = error;
   }
+  const { records, reasons, stop: unlinkable } = tried;
 
   // What must be looked at before a push (exit 1), and what is only worth knowing.
   const review: string[] = [];
@@ -143,8 +136,17 @@ export async function initCommand(sample: string, options: Record<string, unknow
       );
   }
   const link = preset ? preset.mapping.fields : specs;
-  if (unlinkable) review.push(`${unlinkable.message}; ${unlinkable.hint}`);
-  else if (!link?.serviceId && !link?.conversionEmail && !specs.serviceId && !specs.conversionEmail) {
+  const linked = link?.serviceId || link?.conversionEmail || specs.serviceId || specs.conversionEmail;
+  if (resaved) {
+    const undecided = resaved.swapped ? ` (or "${resaved.swapped}": no day in the sample is above 12)` : '';
+    review.push(
+      `conversionDatetime: the dates are not in the form the ${preset!.name} preset reads (a re-saved export?): init set format "${resaved.format}"${undecided}, the form of the sample; check day and month order`,
+    );
+  }
+  if (unlinkable)
+    review.push(unlinkable.hint ? `${unlinkable.message}; ${unlinkable.hint}` : unlinkable.message);
+  // An UnlinkableError has said what links a record; other stops leave that still to say.
+  if (!linked && !(unlinkable instanceof UnlinkableError)) {
     review.push(
       'no visitor id and no e-mail column: set mapping.fields.serviceId or mapping.fields.conversionEmail',
     );
@@ -167,8 +169,9 @@ export async function initCommand(sample: string, options: Record<string, unknow
   for (const [reason, count] of reasons) {
     if (reason === 'missing time zone' || reason === 'ambiguous time zone') continue;
     const line = `${count} of the ${rows.length} sample rows: ${reason}`;
-    // Every row refused for one reason is a mapping problem, not a few bad rows.
-    if (count === sampleRowsToCheck.length || reason === 'missing currency') review.push(line);
+    // Every row refused for one reason, or no row valid at all, is a mapping problem, not a few bad rows.
+    if (count === sampleRowsToCheck.length || records.length === 0 || reason === 'missing currency')
+      review.push(line);
     else notes.push(line);
   }
 
@@ -202,6 +205,63 @@ export async function initCommand(sample: string, options: Record<string, unknow
   if (notes.length) out.push('', 'notes:', ...notes.map((m) => `- ${m}`));
   io.stdout.write(`${out.join('\n')}\n`);
   return review.length ? ExitCode.partial : ExitCode.ok;
+}
+
+interface Tried {
+  records: ConversionRecord[];
+  reasons: Map<string, number>;
+  /** A run with this config would stop before any row (nothing to attribute by, a column the file lacks). */
+  stop?: ConfigError;
+}
+
+/** The sample through the same checks as a push: its valid records, and the count of each refusal reason. */
+async function trySample(
+  rows: readonly SourceRow[],
+  mapping: WrittenMapping,
+  timezone: string | undefined,
+  currency: string | undefined,
+): Promise<Tried> {
+  const tried: Tried = { records: [], reasons: new Map() };
+  try {
+    for await (const checked of checkRows(toAsync(rows), {
+      mapping,
+      transform: undefined,
+      timezone,
+      currency,
+      allowNegative: false,
+    })) {
+      if (checked.ok) tried.records.push(checked.record);
+      else {
+        for (const issue of checked.rejection.issues)
+          tried.reasons.set(issue.reason, (tried.reasons.get(issue.reason) ?? 0) + 1);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    tried.stop = error;
+  }
+  return tried;
+}
+
+/**
+ * The datetime format the sample's cells have in the columns the preset reads the datetime from, and the
+ * day-month swap of it when the sample cannot tell them apart.
+ */
+function presetDatetimeFormat(
+  preset: Preset,
+  rows: readonly SourceRow[],
+): { format: string; swapped: string | undefined } | undefined {
+  const spec = preset.mapping.fields?.conversionDatetime;
+  if (spec === undefined) return undefined;
+  const names =
+    typeof spec === 'string'
+      ? [spec]
+      : (spec.columns ?? (spec.column === undefined ? [] : [spec.column].flat()));
+  const columns = columnSamples(rows);
+  const cells = columns.filter((c) => names.includes(c.name)).flatMap((c) => c.cells);
+  const format = guessDatetimeFormat(cells, accepts);
+  if (format === undefined || format === 'iso' || format === 'epoch') return undefined;
+  return { format, swapped: undecidedDayMonth(format, cells, accepts) };
 }
 
 async function sampleRows(
