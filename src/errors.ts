@@ -33,6 +33,9 @@ export class ConfigError extends RevimportError {
 /** A file nothing in which links a conversion to a visitor (no e-mail, no visitor id): the run stops at once. */
 export class UnlinkableError extends ConfigError {}
 
+/** A file that looks like a preset's export but is another report (abandoned checkouts for orders). */
+export class WrongReportError extends ConfigError {}
+
 /**
  * A file that no preset matches (or several do) while no mapping says how to read it: the CLI adds, when
  * it found no config file, that none was found and how to write one (`revimport init <file>`).

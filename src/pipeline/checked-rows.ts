@@ -1,7 +1,7 @@
 // Stage: source rows -> checked rows. Binds the mapping to each file (detecting a preset when none is
 // configured), folds continuation rows, runs the JS transform, validates, and flags duplicate ids.
 import type { WrittenMapping } from '../config/schema.js';
-import { ConfigError, NoPresetError, UnlinkableError } from '../errors.js';
+import { ConfigError, NoPresetError, UnlinkableError, WrongReportError } from '../errors.js';
 import type { HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from '../input/types.js';
 import { contentHash } from '../ledger/record-key.js';
 import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
@@ -524,7 +524,7 @@ function refuseLookalike(preset: Preset, row: SourceRow & { kind: 'csv' }): void
   };
   const reason = preset.refuse?.(cell);
   if (reason !== undefined) {
-    throw new ConfigError(`${row.source.file} is not a ${preset.title}: ${reason}`, {
+    throw new WrongReportError(`${row.source.file} is not a ${preset.title}: ${reason}`, {
       hint: 'nothing was sent; export the right report and run again',
     });
   }

@@ -123,3 +123,23 @@ describe('the suggestions init writes commented out', () => {
     },
   );
 });
+
+describe('init on what a preset says about the sample', () => {
+  it('shows the rows the preset skips, by reason', async () => {
+    const init = await runCli(['init', path.join(root, 'fixtures/presets/shopify/orders_export.csv')], {
+      cwd: tempDir(),
+    });
+    expect(init.stdout).toMatch(
+      /skipped in the sample, not revenue by the mapping's rules: .*1 Financial Status: pending.*1 refunded in full/,
+    );
+  });
+
+  it('refuses another report than the export it looks like (abandoned checkouts): exit 2, no config', async () => {
+    const cwd = tempDir();
+    const sample = path.join(root, 'fixtures/instants/shopify-abandoned/abandoned_checkouts_export.csv');
+    const init = await runCli(['init', sample], { cwd });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toMatch(/is not a Shopify orders export.*abandoned-checkouts export/);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FieldSpec, WrittenMapping } from '../../config/schema.js';
 import { toYaml, type YamlEntry } from '../../config/write-yaml.js';
-import { ConfigError, UnlinkableError, UsageError } from '../../errors.js';
+import { ConfigError, UnlinkableError, UsageError, WrongReportError } from '../../errors.js';
 import { looksLikeHeader } from '../../input/header-guess.js';
 import { readRows } from '../../input/read-rows.js';
 import type { SourceRow } from '../../input/types.js';
@@ -21,7 +21,7 @@ import {
 } from '../../mapping/guess-mapping.js';
 import { detectJsonPreset, detectPreset } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
-import { checkRows, headerMatcher } from '../../pipeline/checked-rows.js';
+import { createRowChecker, headerMatcher, type RowOutcome } from '../../pipeline/checked-rows.js';
 import { createDatetimeParser } from '../../record/datetime.js';
 import { type ConversionRecord, type RecordField, recordFields } from '../../record/fields.js';
 import { canonicalZone } from '../../record/zone.js';
@@ -98,7 +98,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
   // Without a value and a time column the mapping cannot be tried on the sample yet.
   const sampleRowsToCheck =
     unguessed.includes('conversionValue') || unguessed.includes('conversionDatetime') ? [] : rows;
-  let tried = await trySample(sampleRowsToCheck, mapping, timezone, currency);
+  let tried = trySample(sampleRowsToCheck, mapping, timezone, currency);
   // A re-saved export (a spreadsheet writes `09/09/2025 23:01`) no longer has the preset's date form:
   // read the sample's own form and propose it over the preset's.
   let resaved: { format: string; swapped: string | undefined } | undefined;
@@ -107,10 +107,10 @@ export async function initCommand(sample: string, options: Record<string, unknow
     resaved = presetDatetimeFormat(preset, rows);
     if (resaved) {
       specs.conversionDatetime = { format: resaved.format };
-      tried = await trySample(sampleRowsToCheck, mapping, timezone, currency);
+      tried = trySample(sampleRowsToCheck, mapping, timezone, currency);
     }
   }
-  const { records, reasons, stop: unlinkable } = tried;
+  const { records, reasons, skipped, stop: unlinkable } = tried;
 
   // What must be looked at before a push (exit 1), and what is only worth knowing.
   const review: string[] = [];
@@ -190,6 +190,12 @@ export async function initCommand(sample: string, options: Record<string, unknow
   ];
   if (guess) out.push('', ...guessTable(guess, currency, unguessed));
   if (records.length) out.push('', ...sampleTotals(records, rows.length));
+  if (skipped.size) {
+    const list = [...skipped].map(([reason, n]) => `${n} ${reason}`).join(', ');
+    out.push(
+      `${records.length ? '' : '\n'}skipped in the sample, not revenue by the mapping's rules: ${list}`,
+    );
+  }
   out.push(
     `wrote ${path.relative(io.cwd, output) || output}`,
     '',
@@ -210,34 +216,40 @@ export async function initCommand(sample: string, options: Record<string, unknow
 interface Tried {
   records: ConversionRecord[];
   reasons: Map<string, number>;
+  /** Rows that are not revenue by the mapping's rules (a pending order), by reason. */
+  skipped: Map<string, number>;
   /** A run with this config would stop before any row (nothing to attribute by, a column the file lacks). */
   stop?: ConfigError;
 }
 
 /** The sample through the same checks as a push: its valid records, and the count of each refusal reason. */
-async function trySample(
+function trySample(
   rows: readonly SourceRow[],
   mapping: WrittenMapping,
   timezone: string | undefined,
   currency: string | undefined,
-): Promise<Tried> {
-  const tried: Tried = { records: [], reasons: new Map() };
+): Tried {
+  const tried: Tried = { records: [], reasons: new Map(), skipped: new Map() };
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  const take = (outcome: RowOutcome) => {
+    if (outcome === 'folded') return;
+    if ('skipped' in outcome) count(tried.skipped, outcome.skipped);
+    else if (outcome.ok) tried.records.push(outcome.record);
+    else for (const issue of outcome.rejection.issues) count(tried.reasons, issue.reason);
+  };
   try {
-    for await (const checked of checkRows(toAsync(rows), {
+    const check = createRowChecker({
       mapping,
       transform: undefined,
       timezone,
       currency,
       allowNegative: false,
-    })) {
-      if (checked.ok) tried.records.push(checked.record);
-      else {
-        for (const issue of checked.rejection.issues)
-          tried.reasons.set(issue.reason, (tried.reasons.get(issue.reason) ?? 0) + 1);
-      }
-    }
+    });
+    for (const row of rows) take(check(row));
+    for (const outcome of check.flush()) take(outcome);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    // Another report than the export it looks like: there is nothing to configure (exit 2).
+    if (!(error instanceof ConfigError) || error instanceof WrongReportError) throw error;
     tried.stop = error;
   }
   return tried;
@@ -276,10 +288,6 @@ async function sampleRows(
     if (rows.length >= SAMPLE_ROWS) break;
   }
   return rows;
-}
-
-async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
-  yield* items;
 }
 
 /** The sample as columns: CSV by header position, JSON lines by dotted path to each scalar. */
