@@ -5,7 +5,7 @@
 // A map with no entry left is written as `key:` (null), which the config schema reads as an empty map.
 import { parse, stringify } from 'yaml';
 
-type YamlValue = string | number | boolean | readonly string[] | { readonly [key: string]: unknown };
+type YamlValue = string | number | boolean | readonly unknown[] | { readonly [key: string]: unknown };
 
 export interface YamlEntry {
   key: string;

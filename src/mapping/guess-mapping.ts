@@ -32,6 +32,8 @@ export interface Candidate {
   decimal?: ',' | '.';
   /** conversionDatetime: the zone the header names (`Created (UTC)`). */
   timezone?: string;
+  /** conversionValue: `cents` in the name: integer minor units. */
+  unit?: 'minor';
   /** conversionValue: `micros` in the name: a multiplier. */
   scale?: number;
 }
@@ -41,6 +43,8 @@ export interface FieldGuess {
   runnerUp?: Candidate;
   /** Set when the user must look at this field before pushing: a close call, a part offered alone... */
   review?: string;
+  /** conversionDatetime: the cells carry a date and no time (each conversion at local midnight). */
+  dateOnly?: boolean;
   /** Columns ruled out by their cells, with the reason (shown when nothing was chosen). */
   ruledOut: string[];
 }
@@ -49,6 +53,41 @@ export interface MappingGuess {
   fields: Record<RecordField, FieldGuess>;
   /** The value's currency read from its header (`Amount (USD)`), when no currency column was found. */
   headerCurrency?: string;
+  /** A status column holding both money received and not (`Paid`, `Failed`): only the first are revenue. */
+  status?: StatusGuess;
+  /** A column of amounts refunded beside the value (`Amount Refunded`): taken off it (mapping.refunded). */
+  refunded?: string;
+}
+
+export interface StatusGuess {
+  column: string;
+  /** The sample's values that mean money received (kept). */
+  keep: string[];
+  /** The sample's values that do not (pending, failed, refunded in full, lost...), with their row counts. */
+  notRevenue: Array<[string, number]>;
+}
+
+const receivedStatus =
+  /^(paid|succeeded|success|successful|complete|completed|closed ?won|won|captured|settled|approved|partially[ _]refunded|conclu[ií]do|pago|bezahlt|abgeschlossen)$/i;
+const notReceivedStatus =
+  /pending|fail|refund|void|cancel|declin|lost|unpaid|incomplete|abandon|expire|authori[sz]ed|requires|^open$|draft|disput|chargeback|revers|denied|pendente|reembols|storn/i;
+
+/**
+ * A column named like a status whose sample holds both money received (`Paid`, `Succeeded`, `Closed Won`)
+ * and not (`Failed`, `Refunded`, `Pending`, `Closed Lost`): sending every row would count money never
+ * received. Values it recognises as neither are left out of both lists (and so not kept).
+ */
+export function guessStatus(columns: readonly ColumnSample[]): StatusGuess | undefined {
+  for (const column of columns) {
+    if (!/\b(status|state|stage|stage name|result|situacao)\b/.test(nameWords(column.name))) continue;
+    const counts = new Map<string, number>();
+    for (const cell of filled(column.cells)) counts.set(cell, (counts.get(cell) ?? 0) + 1);
+    if (counts.size > 30) continue;
+    const keep = [...counts.keys()].filter((v) => receivedStatus.test(v));
+    const notRevenue = [...counts].filter(([v]) => !receivedStatus.test(v) && notReceivedStatus.test(v));
+    if (keep.length > 0 && notRevenue.length > 0) return { column: column.name, keep, notRevenue };
+  }
+  return undefined;
 }
 
 /** Lower-case words: camelCase split, accents, punctuation and underscores to spaces (`CloseDate` -> `close date`). */
@@ -82,7 +121,7 @@ const valueParts: readonly Rule[] = [
   [/\b(refunds?|refunded|chargebacks?)\b/, 0, 'refund'],
   [/\b(spend|spent|budget|cpc|cpm|cpa|cpv|bid)\b|\bcost per\b/, 0, 'ad spend'],
   [/\b(tips?|gratuity)\b/, 0, 'tip'],
-  [/\b(balance|outstanding)\b/, 0, 'balance'],
+  [/\b(balance|outstanding|due|owed|owing)\b/, 0, 'an amount still owed'],
   [/\b(unit|item|items|line ?item|product|compare at)\b/, 0, 'a line item'],
   [/\b(cost|costs)\b/, 0, 'a cost'],
 ];
@@ -266,7 +305,8 @@ export function undecidedDayMonth(
   values: readonly string[],
   accepts: FormatCheck,
 ): string | undefined {
-  const match = /^(MM?|dd?)([/.-])(MM?|dd?)/.exec(format);
+  // Dotted dates (`31.03.2024`) are written day first everywhere they are used.
+  const match = /^(MM?|dd?)([/-])(MM?|dd?)/.exec(format);
   if (!match || match[1]![0] === match[3]![0]) return undefined;
   const swapped = `${match[3]}${match[2]}${match[1]}${format.slice(match[0].length)}`;
   const sample = values.filter((v) => v.trim() !== '');
@@ -348,7 +388,8 @@ function candidates(
     // conversionValue: a total beats its parts; the cells must be numbers.
     const bare = words.replace(currencyWord, '');
     // `Total Cost` of an order is its total; any other cost is not revenue.
-    const money = !notMoney.test(bare) || /\b(value|revenue|amount|total|price)\b/.test(bare);
+    // `Total users` is a count; `Order Number` an id; but `Amount (number)` or `Value` are money.
+    const money = !notMoney.test(bare) || /\b(value|revenue|amount|price)\b/.test(bare);
     const part = bare === 'total cost' || !money ? undefined : ruleScore(bare, valueParts);
     const total = money ? ruleScore(bare, valueTotals) : undefined;
     const valueHit = part ? { score: 15, evidence: `a part of the total: ${part.evidence}` } : total;
@@ -359,6 +400,8 @@ function candidates(
         rule('conversionValue', column, `does not hold numbers (e.g. "${values.find((v) => !isNumber(v))}")`);
       else {
         const scale = /\bmicros?\b/.test(words) ? 0.000001 : undefined;
+        // `amount_cents`: integer minor units (cents), divided by the currency's digits.
+        const minor = /\b(cents?|minor|pence|centavos|centimes)\b/.test(words);
         const decimal = guessDecimal(values);
         out.push({
           ...base,
@@ -368,6 +411,7 @@ function candidates(
           ...(part ? { part: part.evidence } : {}),
           ...(decimal ? { decimal } : {}),
           ...(scale ? { scale } : {}),
+          ...(minor ? { unit: 'minor' as const } : {}),
         });
       }
     }
@@ -545,6 +589,9 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
       guess.review = `close call between "${choice.columns.join(' + ')}" (${choice.evidence}) and "${runnerUp.columns[0]}" (${runnerUp.evidence}); their sample values differ: keep the one that holds ${field === 'conversionValue' ? 'the revenue' : 'it'}`;
     }
   }
+  if (datetime && !fields.conversionDatetime.review && isDateOnly(columns, datetime)) {
+    fields.conversionDatetime.dateOnly = true;
+  }
   if (datetime?.format && !fields.conversionDatetime.review) {
     const swapped = undecidedDayMonth(datetime.format, joinedCells(columns, datetime.columns), accepts);
     if (swapped)
@@ -552,7 +599,25 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
   }
   const valueColumn = fields.conversionValue.choice?.columns[0];
   const headerCurrency = valueColumn === undefined ? undefined : currencyInHeader(valueColumn);
-  return { fields, ...(headerCurrency && !fields.conversionCurrency.choice ? { headerCurrency } : {}) };
+  const status = guessStatus(columns);
+  // Amounts refunded beside the value: the first refund column with a refund in the sample.
+  const refunded = fields.conversionValue.choice
+    ? all.find(
+        (c) =>
+          c.field === 'conversionValue' &&
+          c.part === 'refund' &&
+          filled(columns.find((col) => col.name === c.columns[0])?.cells ?? []).some((v) => {
+            const amount = parseAmount(v, { decimal: c.decimal });
+            return amount.ok && amount.value !== 0;
+          }),
+      )?.columns[0]
+    : undefined;
+  return {
+    fields,
+    ...(headerCurrency && !fields.conversionCurrency.choice ? { headerCurrency } : {}),
+    ...(status ? { status } : {}),
+    ...(refunded ? { refunded } : {}),
+  };
 }
 
 /** Per sample row, the cells of `names` joined with one space (as `columns: [...]` reads them); empty rows left out. */
@@ -570,6 +635,11 @@ function joinedCells(columns: readonly ColumnSample[], names: readonly string[])
   return out;
 }
 
+function isDateOnly(columns: readonly ColumnSample[], datetime: Candidate): boolean {
+  if (datetime.format === 'epoch') return false;
+  return !joinedCells(columns, datetime.columns).some((v) => /\d:\d\d|T\d\d/.test(v));
+}
+
 function joinDateAndTime(
   columns: readonly ColumnSample[],
   datetime: Candidate,
@@ -578,13 +648,13 @@ function joinDateAndTime(
 ) {
   const dateCells = columns.find((c) => c.name === datetime.columns[0])?.cells ?? [];
   if (datetime.format === 'epoch' || filled(dateCells).some((v) => /\d:\d\d/.test(v))) return;
-  const time = columns.find(
-    (c) =>
-      !used.has(c.name) &&
-      /^(time|hour|time of day|uhrzeit|zeit|hora|heure)$/.test(nameWords(c.name)) &&
-      filled(c.cells).length > 0 &&
-      filled(c.cells).every((v) => timeOfDay.test(v)),
+  // Any unused column of times of day (`Time`, `Order Time`, `Transaction Time`, `Hora`); one named
+  // like a time first.
+  const times = columns.filter(
+    (c) => !used.has(c.name) && filled(c.cells).length > 0 && filled(c.cells).every((v) => timeOfDay.test(v)),
   );
+  const time =
+    times.find((c) => /\b(time|hour|uhrzeit|zeit|hora|heure)\b/.test(nameWords(c.name))) ?? times[0];
   if (!time) return;
   const zone = columns.find(
     (c) =>

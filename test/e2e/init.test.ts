@@ -17,14 +17,19 @@ interface Expected {
   headerLine?: number;
   /** The column (or joined columns) init chooses per field; null: none chosen. */
   fields: Record<string, string | string[] | null>;
-  /** The fields init marks for review (`link`: nothing to attribute by; `currency`: an ambiguous `$`). */
+  /**
+   * The fields init marks for review (`link`: nothing to attribute by; `currency`: an ambiguous `$`;
+   * `status`: a status column with money not received, kept out by a keep rule).
+   */
   review: string[];
   /** Run with preset detection on (the layout is a preset's, re-saved). */
   withPreset?: boolean;
   /** A text the review list must hold. */
   reviewText?: string;
-  /** push --check's valid totals with the config as written (exit 0 only). */
+  /** push --check's valid totals with the config as written. */
   totals?: Record<string, number>;
+  /** Rows push --check skips with the config as written (a status that is not money received). */
+  skipped?: number;
 }
 
 const base = path.join(root, 'fixtures/init');
@@ -63,12 +68,13 @@ describe('revimport init on the header layouts of real exports (--no-preset unle
     // Exactly the fields expected are marked for review in the table, and the review list is there
     // exactly when init exits 1.
     const marked = [...init.stdout.matchAll(/^(\w+) \(review\)/gm)].map((m) => m[1]);
-    const fieldReviews = expected.review.filter((r) => r !== 'link' && r !== 'currency');
+    const fieldReviews = expected.review.filter((r) => !['link', 'currency', 'status'].includes(r));
     expect(marked.sort()).toEqual(fieldReviews.sort());
     expect(init.stdout.includes('review before a push')).toBe(expected.exit === 1);
     if (expected.review.includes('link'))
       expect(init.stdout).toMatch(/no conversion in it can be attributed|no visitor id and no e-mail column/);
     if (expected.reviewText) expect(init.stdout).toContain(expected.reviewText);
+    expect(init.stdout.includes('money not received is not revenue')).toBe(expected.review.includes('status'));
     if (expected.review.includes('currency'))
       expect(init.stdout).toMatch(/names "\$", which several currencies use/);
 
@@ -77,6 +83,7 @@ describe('revimport init on the header layouts of real exports (--no-preset unle
       expect(check.stderr).not.toMatch(/revimport:/);
       const summary = JSON.parse(check.stdout);
       expect(summary.invalid).toBe(0);
+      expect(summary.skipped).toBe(expected.skipped ?? 0);
       expect(summary.totals).toEqual(expected.totals);
       // The totals init printed are the ones a push sends.
       for (const [code, total] of Object.entries(expected.totals))
@@ -98,6 +105,7 @@ describe('the suggestions init writes commented out', () => {
   const samples = [
     ...['european', 'google-ads-style', 'jsonl'].map((f) => path.join(root, 'fixtures', f)),
     ...presetDirs,
+    ...layouts.map((name) => path.join(base, name)),
   ].map((dir) => fixtureInputs(dir).find((f) => !f.endsWith('.yaml'))!);
 
   it.each(samples.map((s) => [path.relative(root, s), s]))(

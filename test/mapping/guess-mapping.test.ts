@@ -199,7 +199,8 @@ describe('guessMapping: when it happened', () => {
       /does not tell "MM\/dd\/yyyy HH:mm" from "dd\/MM\/yyyy HH:mm"/,
     );
     expect(undecidedDayMonth('MM/dd/yyyy HH:mm', ['07/13/2024 10:00'], accepts)).toBeUndefined();
-    expect(undecidedDayMonth('dd.MM.yyyy', ['01.02.2024'], accepts)).toBe('MM.dd.yyyy');
+    expect(undecidedDayMonth('dd/MM/yyyy', ['01/02/2024'], accepts)).toBe('MM/dd/yyyy');
+    expect(undecidedDayMonth('dd.MM.yyyy', ['01.02.2024'], accepts)).toBeUndefined();
     expect(undecidedDayMonth('yyyy-MM-dd', ['2024-01-02'], accepts)).toBeUndefined();
   });
 
@@ -239,6 +240,76 @@ describe('guessMapping: currency, ids, links', () => {
       conversionName: 'event_name',
       serviceId: 'Visitor ID',
     });
+  });
+});
+
+describe('guessMapping: what is revenue', () => {
+  it('keeps the rows of a status meaning money received, and takes a refund column off', () => {
+    const guess = guessMapping(
+      columns(
+        'Order ID|Amount|Amount Refunded|Status',
+        '1|100.00|0.00|Paid',
+        '2|50.00|50.00|Refunded',
+        '3|70.00|0.00|Failed',
+        '4|30.00|5.00|Paid',
+      ),
+      accepts,
+    );
+    expect(guess.status).toEqual({
+      column: 'Status',
+      keep: ['Paid'],
+      notRevenue: [
+        ['Refunded', 1],
+        ['Failed', 1],
+      ],
+    });
+    expect(guess.refunded).toBe('Amount Refunded');
+  });
+
+  it('proposes no status rule when every row is received, nor a refund column of zeros', () => {
+    const guess = guessMapping(columns('Amount|Amount Refunded|Status', '1|0|Paid', '2|0.00|Paid'), accepts);
+    expect(guess.status).toBeUndefined();
+    expect(guess.refunded).toBeUndefined();
+  });
+
+  it('reads a cents column as minor units', () => {
+    expect(
+      guessMapping(columns('amount_cents|currency', '3777|USD'), accepts).fields.conversionValue.choice,
+    ).toMatchObject({
+      unit: 'minor',
+    });
+  });
+
+  it('never takes a count as money (Total users), nor an amount still owed (Amount Due)', () => {
+    const guess = guessMapping(columns('Total users|Amount Due', '3100|20.00'), accepts);
+    expect(guess.fields.conversionValue.choice).toBeUndefined();
+    expect(guess.fields.conversionValue.runnerUp?.columns).toEqual(['Amount Due']);
+  });
+});
+
+describe('guessMapping: dates and their times', () => {
+  it.each([
+    ['Order Date', 'Order Time'],
+    ['Transaction Date', 'Transaction Time'],
+    ['Data', 'Hora'],
+  ])('joins %s with %s', (date, time) => {
+    const guess = guessMapping(
+      columns(`${date}|${time}|Total`, '2025-03-01|14:22:10|10.50', '2025-03-02|9:05:00|20'),
+      accepts,
+    );
+    expect(guess.fields.conversionDatetime.choice?.columns).toEqual([date, time]);
+    expect(guess.fields.conversionDatetime.dateOnly).toBeUndefined();
+  });
+
+  it('says when the dates carry no time', () => {
+    const guess = guessMapping(columns('CloseDate|Amount', '2024-02-01|5', '2024-03-13|6'), accepts);
+    expect(guess.fields.conversionDatetime.dateOnly).toBe(true);
+  });
+
+  it('reads dotted dates day first without asking', () => {
+    const guess = guessMapping(columns('Datum|Umsatz', '01.03.2025 10:05|12,50'), accepts);
+    expect(guess.fields.conversionDatetime.choice?.format).toBe('dd.MM.yyyy HH:mm');
+    expect(guess.fields.conversionDatetime.review).toBeUndefined();
   });
 });
 

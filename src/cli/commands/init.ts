@@ -77,9 +77,17 @@ export async function initCommand(sample: string, options: Record<string, unknow
   if (!preset) {
     // The same header search as push's, for a file no preset describes: the first row of column names.
     rows = await sampleRows(file, sample, looksLikeHeader);
+    // A short preamble row (`Orders report,Shop: Example`) also reads as names: when the rows below are
+    // wider than it, the header is the first row about as wide as they are.
+    const width = typicalWidth(rows);
+    const named = (cells: readonly string[]) => cells.filter((c) => c.trim() !== '').length;
+    if (named(rows[0]?.source.header ?? []) < width * 0.8) {
+      rows = await sampleRows(file, sample, (cells) => looksLikeHeader(cells) && named(cells) >= width * 0.8);
+    }
     guess = guessMapping(columnSamples(rows), accepts);
   }
   if (!rows || rows.length === 0) throw new ConfigError(`${sample} holds no data rows`);
+  const malformed = rows.filter((r): r is SourceRow & { kind: 'malformed' } => r.kind === 'malformed');
   const isJson = rows.some((r) => r.kind === 'json');
   const specs: Partial<Record<RecordField, FieldSpec>> = preset
     ? linkColumns(preset, rows)
@@ -89,7 +97,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
 
   const mapping: WrittenMapping = preset
     ? { preset: preset.name, fields: specs, defaults: {} }
-    : { fields: specs, defaults: {} };
+    : { fields: specs, defaults: {}, ...policyOf(guess!, isJson) };
   const unguessed = guess
     ? (['conversionValue', 'conversionDatetime', 'conversionCurrency'] as const).filter(
         (field) => !guess.fields[field].choice && !(field === 'conversionCurrency' && currency),
@@ -115,11 +123,47 @@ export async function initCommand(sample: string, options: Record<string, unknow
   // What must be looked at before a push (exit 1), and what is only worth knowing.
   const review: string[] = [];
   const notes: string[] = [];
+  if (malformed.length > 0) {
+    const first = malformed[0]!;
+    (malformed.length === rows.length ? review : notes).push(
+      `${malformed.length} of the ${rows.length} sample rows cannot be read: line ${first.line}: ${first.message}`,
+    );
+  }
   if (preset) notes.push(...preset.notes);
   if (guess) {
     for (const field of recordFields) {
       const note = guess.fields[field].review;
       if (note) review.push(`${field}: ${note}`);
+    }
+    if (guess.status) {
+      const { column, keep, notRevenue } = guess.status;
+      const seen = notRevenue.map(([value, n]) => `${value} (${n})`).join(', ');
+      review.push(
+        `"${column}" holds ${seen} in the sample: money not received is not revenue, so init keeps only rows whose ${column} is ${keep.join(' or ')} (mapping.keep); check that list`,
+      );
+    }
+    const value = guess.fields.conversionValue.choice;
+    if (value?.unit === 'minor') {
+      review.push(
+        `conversionValue: "${value.columns[0]}" is read as integer cents (unit: minor, from its name): check the sample totals`,
+      );
+    }
+    const datetime = guess.fields.conversionDatetime.choice;
+    if (datetime && guess.fields.conversionDatetime.dateOnly) {
+      notes.push(
+        `conversionDatetime: "${datetime.columns.join(' + ')}" holds dates without times: each conversion is sent at local midnight`,
+      );
+    }
+    // A name written twice in the header: the mapping reads the first of them only.
+    const header = rows.find((r) => r.kind === 'csv')?.source.header ?? [];
+    for (const field of recordFields) {
+      for (const column of guess.fields[field].choice?.columns ?? []) {
+        if (header.filter((name) => name.trim() === column).length > 1)
+          review.push(`${field}: the header has two columns named "${column}"; the mapping reads the first`);
+      }
+    }
+    if (guess.refunded) {
+      notes.push(`"${guess.refunded}" is taken off the value (mapping.refunded; refunds: net, the default)`);
     }
     for (const field of unguessed) {
       if (guess.fields[field].review) continue;
@@ -150,7 +194,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
     review.push(
       'no visitor id and no e-mail column: set mapping.fields.serviceId or mapping.fields.conversionEmail',
     );
-  } else if (!preset && !specs.serviceId) {
+  } else if (!preset && !specs.serviceId && specs.conversionEmail) {
     notes.push(
       'no visitor id column: records are linked by e-mail; if the export has the tracking script visitor id, set mapping.fields.serviceId to its column',
     );
@@ -276,6 +320,23 @@ function presetDatetimeFormat(
   return { format, swapped: undecidedDayMonth(format, cells, accepts) };
 }
 
+/** The most common number of cells of the sample's CSV rows (0 for JSON lines). */
+function typicalWidth(rows: readonly SourceRow[]): number {
+  const counts = new Map<number, number>();
+  for (const row of rows.slice(0, 50)) {
+    if (row.kind === 'csv') counts.set(row.cells.length, (counts.get(row.cells.length) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [width, count] of counts) {
+    if (count > bestCount) {
+      best = width;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
 async function sampleRows(
   file: string,
   display: string,
@@ -325,6 +386,15 @@ function flatten(value: Record<string, unknown>, prefix = '', out = new Map<stri
   return out;
 }
 
+/** The revenue policy a guess proposes: keep rows of a received status, take refunds off. */
+function policyOf(guess: MappingGuess, isJson: boolean): Pick<WrittenMapping, 'keep' | 'refunded'> {
+  const source = (column: string) => (isJson ? { path: column } : { column });
+  return {
+    ...(guess.status ? { keep: [{ ...source(guess.status.column), in: guess.status.keep }] } : {}),
+    ...(guess.refunded ? { refunded: isJson ? { path: guess.refunded } : guess.refunded } : {}),
+  };
+}
+
 /** The mapping a guess proposes: a column name, or an object with format, decimal, scale or joined columns. */
 function specsFrom(guess: MappingGuess, isJson: boolean): Partial<Record<RecordField, FieldSpec>> {
   const specs: Partial<Record<RecordField, FieldSpec>> = {};
@@ -344,6 +414,7 @@ function specOf(candidate: Candidate, isJson: boolean): FieldSpec {
     ...(candidate.timezone ? { timezone: candidate.timezone } : {}),
     ...(candidate.decimal ? { decimal: candidate.decimal } : {}),
     ...(candidate.scale ? { scale: candidate.scale } : {}),
+    ...(candidate.unit ? { unit: candidate.unit } : {}),
   };
   if (candidate.columns.length > 1) return { columns: candidate.columns, ...extra };
   if (Object.keys(extra).length === 0) return column;
@@ -395,7 +466,7 @@ function sampleTotals(records: readonly ConversionRecord[], sampled: number): st
   }
   const round = (n: number) => Math.round(n * 100) / 100;
   return [
-    `sample totals (${records.length} valid records of ${sampled} rows read):`,
+    `sample totals (${records.length} valid record${records.length === 1 ? '' : 's'} of ${sampled} rows read):`,
     ...[...by].map(
       ([code, t]) =>
         `  ${code} ${round(t.total)} over ${t.count} record${t.count === 1 ? '' : 's'}` +
@@ -458,6 +529,21 @@ function configYaml(
     });
   } else {
     mappingChildren.push({ key: 'fields', children: recordFields.map(fieldEntry) });
+    const policy = policyOf(guess!, source.format === 'jsonl');
+    if (policy.keep) {
+      mappingChildren.push({
+        key: 'keep',
+        value: policy.keep,
+        comment: `only rows whose ${guess!.status!.column} means money received are revenue; the others are skipped`,
+      });
+    }
+    if (policy.refunded) {
+      mappingChildren.push({
+        key: 'refunded',
+        value: policy.refunded,
+        comment: 'the amount refunded, taken off the value',
+      });
+    }
   }
   const header = [
     `written by revimport init from ${sample} (${source.format}, ${source.encoding}` +
