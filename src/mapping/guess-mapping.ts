@@ -57,6 +57,8 @@ export interface MappingGuess {
   status?: StatusGuess;
   /** A column of amounts refunded beside the value (`Amount Refunded`): taken off it (mapping.refunded). */
   refunded?: string;
+  /** A column naming the kind of each row (`Type`: Website Payment, Invoice Sent, Payment Refund...). */
+  kinds?: { column: string; values: string[] };
 }
 
 export interface StatusGuess {
@@ -73,9 +75,10 @@ const notReceivedStatus =
   /pending|fail|refund|void|cancel|declin|lost|unpaid|incomplete|abandon|expire|authori[sz]ed|requires|^open$|draft|disput|chargeback|revers|denied|pendente|reembols|storn/i;
 
 /**
- * A column named like a status whose sample holds both money received (`Paid`, `Succeeded`, `Closed Won`)
- * and not (`Failed`, `Refunded`, `Pending`, `Closed Lost`): sending every row would count money never
- * received. Values it recognises as neither are left out of both lists (and so not kept).
+ * A column named like a status whose sample holds money not received (`Failed`, `Refunded`, `Pending`,
+ * `Closed Lost`), with the values that mean money received (`Paid`, `Succeeded`, `Closed Won`; maybe
+ * none): sending every row would count money never received. Values it recognises as neither are left
+ * out of both lists (and so not kept).
  */
 export function guessStatus(columns: readonly ColumnSample[]): StatusGuess | undefined {
   for (const column of columns) {
@@ -85,7 +88,7 @@ export function guessStatus(columns: readonly ColumnSample[]): StatusGuess | und
     if (counts.size > 30) continue;
     const keep = [...counts.keys()].filter((v) => receivedStatus.test(v));
     const notRevenue = [...counts].filter(([v]) => !receivedStatus.test(v) && notReceivedStatus.test(v));
-    if (keep.length > 0 && notRevenue.length > 0) return { column: column.name, keep, notRevenue };
+    if (notRevenue.length > 0) return { column: column.name, keep, notRevenue };
   }
   return undefined;
 }
@@ -600,6 +603,18 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
   const valueColumn = fields.conversionValue.choice?.columns[0];
   const headerCurrency = valueColumn === undefined ? undefined : currencyInHeader(valueColumn);
   const status = guessStatus(columns);
+  // Rows of several kinds (PayPal's Type): not every kind is a sale, and init cannot tell which.
+  const chosenColumns = new Set(recordFields.flatMap((f) => fields[f].choice?.columns ?? []));
+  const kindColumn = columns.find(
+    (c) =>
+      !chosenColumns.has(c.name) &&
+      /^(type|transaction type|row type|kind|tipo|typ|record type|line type)$/.test(nameWords(c.name)) &&
+      new Set(filled(c.cells)).size >= 2 &&
+      new Set(filled(c.cells)).size <= 30,
+  );
+  const kinds = kindColumn
+    ? { column: kindColumn.name, values: [...new Set(filled(kindColumn.cells))] }
+    : undefined;
   // Amounts refunded beside the value: the first refund column with a refund in the sample.
   const refunded = fields.conversionValue.choice
     ? all.find(
@@ -617,6 +632,7 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
     ...(headerCurrency && !fields.conversionCurrency.choice ? { headerCurrency } : {}),
     ...(status ? { status } : {}),
     ...(refunded ? { refunded } : {}),
+    ...(kinds ? { kinds } : {}),
   };
 }
 

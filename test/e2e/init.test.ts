@@ -74,7 +74,9 @@ describe('revimport init on the header layouts of real exports (--no-preset unle
     if (expected.review.includes('link'))
       expect(init.stdout).toMatch(/no conversion in it can be attributed|no visitor id and no e-mail column/);
     if (expected.reviewText) expect(init.stdout).toContain(expected.reviewText);
-    expect(init.stdout.includes('money not received is not revenue')).toBe(expected.review.includes('status'));
+    expect(init.stdout.includes('money not received is not revenue')).toBe(
+      expected.review.includes('status'),
+    );
     if (expected.review.includes('currency'))
       expect(init.stdout).toMatch(/names "\$", which several currencies use/);
 

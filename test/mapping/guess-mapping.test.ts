@@ -266,6 +266,11 @@ describe('guessMapping: what is revenue', () => {
     expect(guess.refunded).toBe('Amount Refunded');
   });
 
+  it('names a status that is never money received (all Pending)', () => {
+    const guess = guessMapping(columns('Amount|Status', '1|Pending', '2|Pending'), accepts);
+    expect(guess.status).toEqual({ column: 'Status', keep: [], notRevenue: [['Pending', 2]] });
+  });
+
   it('proposes no status rule when every row is received, nor a refund column of zeros', () => {
     const guess = guessMapping(columns('Amount|Amount Refunded|Status', '1|0|Paid', '2|0.00|Paid'), accepts);
     expect(guess.status).toBeUndefined();
@@ -371,5 +376,27 @@ describe('toYaml', () => {
       lines[index] = lines[index]!.replace('# ', '');
       expect(() => parse(lines.join('\n'))).not.toThrow();
     }
+  });
+});
+
+describe('guessMapping: rows of several kinds', () => {
+  it("names a Type column's kinds (PayPal: payments beside memos and refunds)", () => {
+    const guess = guessMapping(
+      columns(
+        'Type|Gross',
+        'Website Payment|10',
+        'Invoice Sent|0',
+        'Payment Refund|-10',
+        'Website Payment|5',
+      ),
+      accepts,
+    );
+    expect(guess.kinds).toEqual({
+      column: 'Type',
+      values: ['Website Payment', 'Invoice Sent', 'Payment Refund'],
+    });
+    expect(
+      guessMapping(columns('Type|Gross', 'Website Payment|10', 'Website Payment|5'), accepts).kinds,
+    ).toBeUndefined();
   });
 });

@@ -139,7 +139,9 @@ export async function initCommand(sample: string, options: Record<string, unknow
       const { column, keep, notRevenue } = guess.status;
       const seen = notRevenue.map(([value, n]) => `${value} (${n})`).join(', ');
       review.push(
-        `"${column}" holds ${seen} in the sample: money not received is not revenue, so init keeps only rows whose ${column} is ${keep.join(' or ')} (mapping.keep); check that list`,
+        keep.length > 0
+          ? `"${column}" holds ${seen} in the sample: money not received is not revenue, so init keeps only rows whose ${column} is ${keep.join(' or ')} (mapping.keep); check that list`
+          : `"${column}" holds only ${seen} in the sample: money not received is not revenue; add mapping.keep: [{ column: "${column}", in: [<the values meaning paid>] }]`,
       );
     }
     const value = guess.fields.conversionValue.choice;
@@ -161,6 +163,13 @@ export async function initCommand(sample: string, options: Record<string, unknow
         if (header.filter((name) => name.trim() === column).length > 1)
           review.push(`${field}: the header has two columns named "${column}"; the mapping reads the first`);
       }
+    }
+    if (guess.kinds) {
+      const { column, values } = guess.kinds;
+      const shown = values.slice(0, 8).join(', ') + (values.length > 8 ? ', ...' : '');
+      review.push(
+        `"${column}" holds ${values.length} kinds of rows (${shown}): every kind is sent as revenue; keep only the sales: mapping.keep: [{ column: "${column}", in: [...] }]`,
+      );
     }
     if (guess.refunded) {
       notes.push(`"${guess.refunded}" is taken off the value (mapping.refunded; refunds: net, the default)`);
@@ -390,7 +399,9 @@ function flatten(value: Record<string, unknown>, prefix = '', out = new Map<stri
 function policyOf(guess: MappingGuess, isJson: boolean): Pick<WrittenMapping, 'keep' | 'refunded'> {
   const source = (column: string) => (isJson ? { path: column } : { column });
   return {
-    ...(guess.status ? { keep: [{ ...source(guess.status.column), in: guess.status.keep }] } : {}),
+    ...(guess.status?.keep.length
+      ? { keep: [{ ...source(guess.status.column), in: guess.status.keep }] }
+      : {}),
     ...(guess.refunded ? { refunded: isJson ? { path: guess.refunded } : guess.refunded } : {}),
   };
 }
