@@ -74,6 +74,11 @@ const receivedStatus =
 const notReceivedStatus =
   /pending|fail|refund|void|cancel|declin|lost|unpaid|incomplete|abandon|expire|authori[sz]ed|requires|^open$|draft|disput|chargeback|revers|denied|pendente|reembols|storn/i;
 
+/** Kinds of rows that are sales (`Website Payment`, `Express Checkout Payment`), and kinds that are not. */
+const saleKind = /payment|sale|order|purchase|checkout|pagamento|compra|venda|venta|zahlung|donation/i;
+const notSaleKind =
+  /refund|revers|hold|fee|withdraw|transfer|invoice sent|conversion|authori[sz]ation|memo|reembolso|estorno|chargeback|sent/i;
+
 /**
  * A column named like a status whose sample holds money not received (`Failed`, `Refunded`, `Pending`,
  * `Closed Lost`), with the values that mean money received (`Paid`, `Succeeded`, `Closed Won`; maybe
@@ -612,9 +617,11 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
       new Set(filled(c.cells)).size >= 2 &&
       new Set(filled(c.cells)).size <= 30,
   );
-  const kinds = kindColumn
-    ? { column: kindColumn.name, values: [...new Set(filled(kindColumn.cells))] }
-    : undefined;
+  const kindValues = kindColumn ? [...new Set(filled(kindColumn.cells))] : [];
+  const kinds =
+    kindColumn && kindValues.some((v) => !saleKind.test(v) || notSaleKind.test(v))
+      ? { column: kindColumn.name, values: kindValues }
+      : undefined;
   // Amounts refunded beside the value: the first refund column with a refund in the sample.
   const refunded = fields.conversionValue.choice
     ? all.find(
