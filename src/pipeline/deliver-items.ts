@@ -1,5 +1,7 @@
 // The deliverer as the pipeline uses it: every outcome of a batch is written to the ledger (pending
 // before the request, then delivered, rejected or failed), counted in the summary and reported.
+// A batch of new records is one journal row (issue 14), settled whole when delivered; any other outcome
+// (rejected, failed, split, partly delivered) moves the row to the ledger's per-record tables first.
 import type { Settings } from '../config/settings.js';
 import type { Rejection } from '../report/rejection.js';
 import type { Summary, Totals } from '../report/summary.js';
@@ -7,7 +9,7 @@ import { checkUrl } from '../transport/client.js';
 import { createDeliverer, type Deliverer } from '../transport/deliver.js';
 import { chooseProxy } from '../transport/proxy.js';
 import type { PipelineHooks } from './hooks.js';
-import type { Item } from './item.js';
+import type { Item, JournalRef } from './item.js';
 import type { RunDeps } from './run.js';
 
 export function makeDeliverer(
@@ -23,6 +25,47 @@ export function makeDeliverer(
   const ledger = deps.ledger;
   // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
   const written = new WeakSet<Item>();
+  /** The journal row holding exactly these items as one body under `idempotencyKey`, if one does. */
+  const wholeRow = (items: Item[], idempotencyKey?: string): JournalRef | undefined => {
+    const batch = items[0]?.batch;
+    if (!batch || batch.moved || batch.size !== items.length) return undefined;
+    if (idempotencyKey !== undefined && batch.idempotencyKey !== idempotencyKey) return undefined;
+    return items.every((i) => i.batch === batch) ? batch : undefined;
+  };
+  /** Moves the journal rows of these items to the per-record tables, before a per-record write. */
+  const unjournal = (items: Item[]) => {
+    for (const item of items) {
+      const batch = item.batch;
+      if (batch && !batch.moved) {
+        batch.moved = true;
+        ledger?.ledger.unjournal(batch.id);
+      }
+      if (batch) {
+        item.batch = undefined;
+        item.perRecord = true;
+      }
+    }
+  };
+  const journal = (items: Item[], idempotencyKey: string, json: string[]) => {
+    if (!ledger) return;
+    const id = ledger.ledger.journalBatch(
+      ledger.targetId,
+      ledger.runId,
+      idempotencyKey,
+      items.map((i) => ({
+        key: i.key,
+        contentHash: i.contentHash,
+        currency: i.record.conversionCurrency,
+        value: i.record.conversionValue,
+      })),
+      `[${json.join(',')}]`,
+    );
+    const batch: JournalRef = { id, idempotencyKey, size: items.length };
+    for (const item of items) {
+      item.batch = batch;
+      written.add(item);
+    }
+  };
   // `json`: the records as the deliverer already serialized them for the body (the payload kept for a resend).
   const writePending = (items: Item[], idempotencyKey: string, json?: string[]) => {
     ledger?.ledger.markPending(
@@ -42,7 +85,8 @@ export function makeDeliverer(
   // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
   // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
   const writeUnsent = (items: Item[]) => {
-    const unsent = items.filter((i) => !written.has(i));
+    // A journal row resent from an earlier run is written already, with its key.
+    const unsent = items.filter((i) => !written.has(i) && !(i.batch && !i.batch.moved));
     if (unsent.length > 0) writePending(unsent, '');
   };
   const serverRejection = (
@@ -78,14 +122,27 @@ export function makeDeliverer(
     now: deps.now,
     hooks: {
       beforeSend(items, idempotencyKey, json) {
+        // A journal row of an earlier run resent as the same body: durable already.
+        if (wholeRow(items, idempotencyKey)) {
+          for (const item of items) written.add(item);
+          return;
+        }
+        if (items.every((i) => !i.batch && !i.perRecord)) return journal(items, idempotencyKey, json);
+        unjournal(items);
         writePending(items, idempotencyKey, json);
       },
       onDelivered(items, info) {
-        ledger?.ledger.markDelivered(
-          ledger.targetId,
-          items.map((i) => i.key),
-          info.idempotencyKey,
-        );
+        const batch = wholeRow(items, info.idempotencyKey);
+        if (batch) {
+          ledger?.ledger.settleBatch(batch.id);
+        } else {
+          unjournal(items);
+          ledger?.ledger.markDelivered(
+            ledger.targetId,
+            items.map((i) => i.key),
+            info.idempotencyKey,
+          );
+        }
         for (const item of items) {
           if (item.reprice) {
             ledger?.ledger.reprice(
@@ -103,6 +160,7 @@ export function makeDeliverer(
         settled(items);
       },
       onRejected(items, info) {
+        unjournal(items);
         ledger?.ledger.markRejected(
           ledger.targetId,
           items.map((i) => ({ key: i.key, message: info.message })),
@@ -118,6 +176,7 @@ export function makeDeliverer(
       },
       onFailed(items, info) {
         writeUnsent(items);
+        unjournal(items);
         ledger?.ledger.markFailed(
           ledger.targetId,
           items.map((i) => i.key),

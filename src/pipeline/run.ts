@@ -93,6 +93,8 @@ export async function runPipeline(
       : new Map();
     for (const item of items) {
       const entry = known.get(item.key);
+      // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
+      if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
       if (entry?.state === 'delivered' && !options.resend) {
         if (entry.contentHash === item.contentHash) summary.alreadySent++;
         else await changedSinceDelivered(item, entry);
