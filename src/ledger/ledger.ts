@@ -86,6 +86,7 @@ export class Ledger {
     ) as Statements;
     // Rows as arrays: no per-row object for the hot lookup.
     this.#stmt.lookup.raw(true);
+    this.#stmt.lookupRecords.raw(true);
     this.#stmt.outstanding.raw(true);
     this.#journalSettled = (this.#stmt.journalSettled.get() as { n: number }).n;
   }
@@ -137,7 +138,8 @@ export class Ledger {
   /** What the ledger knows of `keys` for this target; unknown keys are absent from the map. */
   lookup(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
     const found = new Map<string, LedgerEntry>();
-    const statement = this.#stmt.lookup;
+    const hot = (this.#stmt.hotAny.get() as { any: number }).any === 1;
+    const statement = hot ? this.#stmt.lookup : this.#stmt.lookupRecords;
     for (let start = 0; start < keys.length; start += chunkSize) {
       const params = { target: targetId, keys: JSON.stringify(keys.slice(start, start + chunkSize)) };
       // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one.

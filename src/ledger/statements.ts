@@ -27,6 +27,11 @@ export const sql = {
     UNION ALL
     SELECT key, state, content_hash, NULL FROM inflight WHERE target_id = :target AND key IN k`,
 
+  // The same when inflight and staged are empty (a push's usual case): the records table alone.
+  lookupRecords: `SELECT key, state, content_hash, amount FROM records
+    WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
+  hotAny: 'SELECT EXISTS (SELECT 1 FROM inflight) OR EXISTS (SELECT 1 FROM staged) AS any',
+
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
   // A key not in inflight is delivered when it is staged or delivered in records: left alone unless
   // :resend. The records row is probed once, for the guard and for first_seen.
