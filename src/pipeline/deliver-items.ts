@@ -2,6 +2,8 @@
 // before the request, then delivered, rejected or failed), counted in the summary and reported.
 // A batch of new records is one journal row (issue 14), settled whole when delivered; any other outcome
 // (rejected, failed, split, partly delivered) moves the row to the ledger's per-record tables first.
+// The ledger may answer later (worker-ledger.ts): a batch's pending write is awaited before its request,
+// the other writes are tracked and a failed one stops the run, as a throwing write does.
 import type { Settings } from '../config/settings.js';
 import type { Rejection } from '../report/rejection.js';
 import type { Summary, Totals } from '../report/summary.js';
@@ -21,8 +23,30 @@ export function makeDeliverer(
   reject: (rejection: Rejection) => void,
   settled: (items: Item[]) => void,
   resend: boolean,
-): Deliverer<Item> {
+): Deliverer<Item> & { written(): Promise<void> } {
   const ledger = deps.ledger;
+  // Writes not answered yet, and the first that failed.
+  const inFlight = new Set<Promise<unknown>>();
+  let failure: Error | undefined;
+  const track = (result: unknown): Promise<void> | undefined => {
+    if (!(result instanceof Promise)) return undefined;
+    const done = result.then(
+      () => undefined,
+      (error: unknown) => {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+        throw failure;
+      },
+    );
+    inFlight.add(done);
+    done.then(
+      () => inFlight.delete(done),
+      () => inFlight.delete(done),
+    );
+    return done;
+  };
+  const halt = () => {
+    if (failure) throw failure;
+  };
   // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
   const written = new WeakSet<Item>();
   /** The journal row holding exactly these items as one body under `idempotencyKey`, if one does. */
@@ -38,7 +62,7 @@ export function makeDeliverer(
       const batch = item.batch;
       if (batch && !batch.moved) {
         batch.moved = true;
-        ledger?.ledger.unjournal(batch.id);
+        track(ledger?.ledger.unjournal(batch.id));
       }
       if (batch) {
         item.batch = undefined;
@@ -46,7 +70,7 @@ export function makeDeliverer(
       }
     }
   };
-  const journal = (items: Item[], idempotencyKey: string, json: string[]) => {
+  const journal = (items: Item[], idempotencyKey: string, json: string[]): Promise<void> | undefined => {
     if (!ledger) return;
     const id = ledger.ledger.journalBatch(
       ledger.targetId,
@@ -60,15 +84,25 @@ export function makeDeliverer(
       })),
       `[${json.join(',')}]`,
     );
-    const batch: JournalRef = { id, idempotencyKey, size: items.length };
+    // The id is known once the row is written; nothing reads it before (the request waits for the write).
+    const batch: JournalRef = { id: -1, idempotencyKey, size: items.length };
     for (const item of items) {
       item.batch = batch;
       written.add(item);
     }
+    if (!(id instanceof Promise)) {
+      batch.id = id;
+      return;
+    }
+    return track(
+      id.then((value) => {
+        batch.id = value;
+      }),
+    );
   };
   // `json`: the records as the deliverer already serialized them for the body (the payload kept for a resend).
   const writePending = (items: Item[], idempotencyKey: string, json?: string[]) => {
-    ledger?.ledger.markPending(
+    const result = ledger?.ledger.markPending(
       ledger.targetId,
       ledger.runId,
       items.map((i, n) => ({
@@ -81,6 +115,7 @@ export function makeDeliverer(
       { resend },
     );
     for (const item of items) written.add(item);
+    return track(result);
   };
   // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
   // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
@@ -107,7 +142,7 @@ export function makeDeliverer(
   const url = checkUrl(settings.baseUrl ?? '', settings.allowHttp);
   // Numbers the bodies refused or failed as a whole, so the summary shows one line per body.
   let bodies = 0;
-  return createDeliverer<Item>({
+  const deliverer = createDeliverer<Item>({
     url,
     proxy: chooseProxy(url, settings.proxy).url,
     apiKey: settings.apiKey ?? '',
@@ -122,6 +157,7 @@ export function makeDeliverer(
     now: deps.now,
     hooks: {
       beforeSend(items, idempotencyKey, json) {
+        halt();
         // A journal row of an earlier run resent as the same body: durable already.
         if (wholeRow(items, idempotencyKey)) {
           for (const item of items) written.add(item);
@@ -129,27 +165,32 @@ export function makeDeliverer(
         }
         if (items.every((i) => !i.batch && !i.perRecord)) return journal(items, idempotencyKey, json);
         unjournal(items);
-        writePending(items, idempotencyKey, json);
+        return writePending(items, idempotencyKey, json);
       },
       onDelivered(items, info) {
+        halt();
         const batch = wholeRow(items, info.idempotencyKey);
         if (batch) {
-          ledger?.ledger.settleBatch(batch.id);
+          track(ledger?.ledger.settleBatch(batch.id));
         } else {
           unjournal(items);
-          ledger?.ledger.markDelivered(
-            ledger.targetId,
-            items.map((i) => i.key),
-            info.idempotencyKey,
+          track(
+            ledger?.ledger.markDelivered(
+              ledger.targetId,
+              items.map((i) => i.key),
+              info.idempotencyKey,
+            ),
           );
         }
         for (const item of items) {
           if (item.reprice) {
-            ledger?.ledger.reprice(
-              ledger.targetId,
-              item.reprice.key,
-              item.reprice.contentHash,
-              item.reprice.amount,
+            track(
+              ledger?.ledger.reprice(
+                ledger.targetId,
+                item.reprice.key,
+                item.reprice.contentHash,
+                item.reprice.amount,
+              ),
             );
             summary.adjusted++;
           }
@@ -160,10 +201,13 @@ export function makeDeliverer(
         settled(items);
       },
       onRejected(items, info) {
+        halt();
         unjournal(items);
-        ledger?.ledger.markRejected(
-          ledger.targetId,
-          items.map((i) => ({ key: i.key, message: info.message })),
+        track(
+          ledger?.ledger.markRejected(
+            ledger.targetId,
+            items.map((i) => ({ key: i.key, message: info.message })),
+          ),
         );
         summary.rejected += items.length;
         // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
@@ -177,10 +221,12 @@ export function makeDeliverer(
       onFailed(items, info) {
         writeUnsent(items);
         unjournal(items);
-        ledger?.ledger.markFailed(
-          ledger.targetId,
-          items.map((i) => i.key),
-          info.reason,
+        track(
+          ledger?.ledger.markFailed(
+            ledger.targetId,
+            items.map((i) => i.key),
+            info.reason,
+          ),
         );
         summary.failed += items.length;
         const batch = { id: ++bodies, records: items.length };
@@ -207,4 +253,10 @@ export function makeDeliverer(
       onRetry: hooks.onRetry,
     },
   });
+  /** Resolves once every ledger write made so far is done; rejects with the first that failed. */
+  const settledWrites = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    if (failure) throw failure;
+  };
+  return Object.assign(deliverer, { written: settledWrites });
 }

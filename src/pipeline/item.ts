@@ -26,7 +26,8 @@ export interface Item {
 
 /** A batch journal row as the pipeline knows it (Ledger.journalBatch). */
 export interface JournalRef {
-  readonly id: number;
+  /** The row's id; -1 until a ledger on another thread has written it. */
+  id: number;
   readonly idempotencyKey: string;
   /** Records in the row (the body). */
   size: number;

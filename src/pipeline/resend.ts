@@ -44,7 +44,7 @@ export async function resendOutstanding(
   summary: Summary,
   resent: Resent,
 ): Promise<void> {
-  const outstanding = ledger.ledger.outstanding(ledger.targetId, ledger.runId);
+  const outstanding = await ledger.ledger.outstanding(ledger.targetId, ledger.runId);
   let group: Item[] = [];
   let groupKey: string | undefined;
   const sendGroup = async () => {
@@ -87,5 +87,5 @@ export async function resendOutstanding(
   await resent.idle();
   // Lookups read the records table, not the journal: what was just resent must be there before the files'
   // copies of it are looked up, or they would go out again under new keys.
-  if (outstanding.length > 0) ledger.ledger.merge();
+  if (outstanding.length > 0) await ledger.ledger.merge();
 }

@@ -4,7 +4,7 @@ import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
 import type { SourceInfo } from '../input/types.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { LedgerPort } from '../ledger/ledger-port.js';
 import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
@@ -29,7 +29,7 @@ export interface RunOptions {
 export interface RunDeps {
   stdin?: NodeJS.ReadableStream;
   /** Open ledger and the run's id, for push; absent for --check. */
-  ledger?: { ledger: Ledger; targetId: number; runId: number };
+  ledger?: { ledger: LedgerPort; targetId: number; runId: number };
   rejects?: RejectsWriter;
   userAgent: string;
   now: () => number;
@@ -86,7 +86,7 @@ export async function runPipeline(
     toLookUp = [];
     if (!deliverer || items.length === 0) return;
     const known = ledger
-      ? ledger.ledger.lookup(
+      ? await ledger.ledger.lookup(
           ledger.targetId,
           items.map((i) => i.key),
         )
@@ -138,9 +138,10 @@ export async function runPipeline(
         amount: { currency: record.conversionCurrency, value: record.conversionValue },
       };
       // A run that stopped between the adjustment's delivery and the reprice finishes the reprice here.
-      const earlier = ledger?.ledger.lookup(ledger.targetId, [identity.key]).get(identity.key);
+      const earlier =
+        ledger && (await ledger.ledger.lookup(ledger.targetId, [identity.key])).get(identity.key);
       if (earlier?.state === 'delivered') {
-        ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
+        await ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
         summary.alreadySent++;
         return;
       }
@@ -322,6 +323,7 @@ export async function runPipeline(
       const stats = await deliverer.close();
       summary.batches = stats.batches;
       summary.requests = stats.requests;
+      await deliverer.written();
     }
   } catch (error) {
     // Whatever ends the run (a refused key, a later file that cannot be read), the requests in flight
@@ -334,6 +336,7 @@ export async function runPipeline(
       );
       summary.batches = stats.batches;
       summary.requests = stats.requests;
+      await deliverer.written().catch(() => undefined);
     }
     await Promise.all(pendingWrites).catch(() => undefined);
     throw attachSummary(error, finalize());

@@ -6,6 +6,7 @@ import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { acquireLock } from '../../ledger/lock.js';
 import { targetOf } from '../../ledger/target.js';
+import { WorkerLedger } from '../../ledger/worker-ledger.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
 import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
@@ -48,8 +49,12 @@ export async function withLedger(
           exitCode,
           durationMs: Date.now() - started,
         });
+      // The run's writes on the second core (issue 14); REVIMPORT_LEDGER_WORKER=0 keeps them on this thread.
+      const worker = process.env.REVIMPORT_LEDGER_WORKER === '0' ? undefined : new WorkerLedger(ledger);
       try {
-        const summary = await body({ ledger, targetId, runId });
+        const summary = await body({ ledger: worker ?? ledger, targetId, runId }).finally(() =>
+          worker?.close(),
+        );
         finish(summary, exitCode(summary));
         return summary;
       } catch (error) {
