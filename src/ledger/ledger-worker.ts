@@ -1,5 +1,5 @@
-// The worker thread of worker-ledger.ts: its own connection to the ledger file, running the writes a run
-// sends it one after another, in the order they were sent, and answering each with its result or error.
+// A worker thread of worker-ledger.ts: its own connection to the ledger file, running the calls a run sends
+// it one after another, in the order they were sent, and answering each with its result or error.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openLedger } from './ledger.js';
 
@@ -11,7 +11,9 @@ export interface WorkerCall {
 }
 
 const port = parentPort!;
-const ledger = openLedger((workerData as { path: string }).path);
+const { path, reader } = workerData as { path: string; reader?: boolean };
+// A reader (lookups) opens without the lock: no migration, no merge; the writer and the run own those.
+const ledger = openLedger(path, { withoutLock: reader === true });
 const methods = ledger as unknown as Record<string, (...args: unknown[]) => unknown>;
 
 port.on('message', (call: WorkerCall) => {

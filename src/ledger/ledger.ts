@@ -76,8 +76,11 @@ export class Ledger {
   readonly #stmt: Statements;
   /** Delivered, unmerged records in the journal (counted from the file at open, then kept here). */
   #journalSettled: number;
+  /** Opened without the run lock: never merges (another run, or this run's writer, owns the file). */
+  readonly #withoutLock: boolean;
 
-  constructor(db: Database.Database, now: () => number) {
+  constructor(db: Database.Database, now: () => number, withoutLock = false) {
+    this.#withoutLock = withoutLock;
     this.#db = db;
     this.#now = now;
     this.path = db.name;
@@ -443,7 +446,7 @@ export class Ledger {
   /** Merges what is staged (unless another live run owns it: see `mergeIfIdle`) and closes. */
   close(): void {
     try {
-      if (this.#db.open) this.mergeIfIdle();
+      if (this.#db.open && !this.#withoutLock) this.mergeIfIdle();
     } finally {
       this.#db.close();
     }
@@ -519,7 +522,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // Without the lock an existing ledger is used as it is; only a new, empty file gets its schema.
     if (options.withoutLock) requireCurrent(db, () => migrate(db));
     else migrate(db);
-    const ledger = new Ledger(db, options.now ?? Date.now);
+    const ledger = new Ledger(db, options.now ?? Date.now, options.withoutLock === true);
     if (!options.withoutLock) ledger.mergeIfIdle();
     return ledger;
   } catch (error) {

@@ -1,8 +1,9 @@
 // The ledger on a second thread (issue 14): the run's writes (the journal row committed with an fsync
 // before each request, settles, merges, the rare per-record writes) go to a worker with its own
 // connection and run there in order, so the main thread keeps reading, checking and sending meanwhile.
-// Lookups stay on the main thread's connection: WAL readers never wait for the writer, and a lookup
-// queued behind the worker's fsyncs would stall the reading it is part of.
+// Lookups go to a second worker with a connection of its own (WAL readers never wait for the writer; a
+// lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read the next
+// rows while a chunk is looked up.
 import { Worker } from 'node:worker_threads';
 import type { Ledger } from './ledger.js';
 import type { LedgerPort } from './ledger-port.js';
@@ -17,9 +18,9 @@ import type {
 
 type Answer = { id: number; result?: unknown; error?: { name: string; message: string; stack?: string } };
 
-export class WorkerLedger implements LedgerPort {
-  readonly #reader: Ledger;
-  readonly #worker: Worker;
+/** One worker thread and the calls it has not answered yet. */
+class Thread {
+  readonly worker: Worker;
   readonly #waiting = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (error: Error) => void }
@@ -27,25 +28,58 @@ export class WorkerLedger implements LedgerPort {
   #next = 0;
   #failure: Error | undefined;
 
-  /** `reader`: the main thread's open ledger on the same file, for lookups. */
-  constructor(reader: Ledger) {
-    this.#reader = reader;
-    this.#worker = new Worker(new URL('./ledger-worker.js', import.meta.url), {
-      workerData: { path: reader.path },
+  constructor(path: string, reader: boolean) {
+    this.worker = new Worker(new URL('./ledger-worker.js', import.meta.url), {
+      workerData: { path, reader },
     });
-    this.#worker.on('message', (answer: Answer) => {
+    this.worker.on('message', (answer: Answer) => {
       const waiter = this.#waiting.get(answer.id);
       this.#waiting.delete(answer.id);
       if (!answer.error) return waiter?.resolve(answer.result);
-      const error = Object.assign(new Error(answer.error.message), answer.error);
-      waiter?.reject(error);
+      waiter?.reject(Object.assign(new Error(answer.error.message), answer.error));
     });
-    this.#worker.on('error', (error) => this.#fail(error));
-    this.#worker.on('exit', () => this.#fail(new Error('the ledger worker stopped')));
+    this.worker.on('error', (error) => this.#fail(error));
+    this.worker.on('exit', () => this.#fail(new Error('the ledger worker stopped')));
   }
 
-  lookup(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
-    return this.#reader.lookup(targetId, keys);
+  call<T>(method: string, args: unknown[]): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, method, args });
+    });
+  }
+
+  /** Answers every call sent before, closes the worker's ledger and ends it. */
+  async close(): Promise<void> {
+    if (this.#failure) return;
+    await this.call('close', []);
+    await new Promise<void>((resolve) => {
+      if (this.#failure) resolve();
+      else this.worker.once('exit', () => resolve());
+    });
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const waiter of this.#waiting.values()) waiter.reject(this.#failure);
+    this.#waiting.clear();
+  }
+}
+
+export class WorkerLedger implements LedgerPort {
+  readonly #writer: Thread;
+  readonly #reader: Thread;
+
+  /** `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file. */
+  constructor(ledger: Ledger) {
+    this.#writer = new Thread(ledger.path, false);
+    this.#reader = new Thread(ledger.path, true);
+  }
+
+  lookup(targetId: number, keys: readonly string[]): Promise<Map<string, LedgerEntry>> {
+    return this.#reader.call('lookup', [targetId, keys]);
   }
 
   journalBatch(
@@ -100,28 +134,12 @@ export class WorkerLedger implements LedgerPort {
     return this.#call('merge', []);
   }
 
-  /** Waits for every write sent so far, merges (Ledger.close) and ends the worker. */
+  /** Waits for every write sent so far, merges (Ledger.close) and ends both workers. */
   async close(): Promise<void> {
-    if (this.#failure) return;
-    await this.#call('close', []);
-    await new Promise<void>((resolve) => {
-      if (this.#failure) resolve();
-      else this.#worker.once('exit', () => resolve());
-    });
+    await Promise.all([this.#writer.close(), this.#reader.close()]);
   }
 
   #call<T>(method: string, args: unknown[]): Promise<T> {
-    if (this.#failure) return Promise.reject(this.#failure);
-    const id = this.#next++;
-    return new Promise<T>((resolve, reject) => {
-      this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ id, method, args });
-    });
-  }
-
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    for (const waiter of this.#waiting.values()) waiter.reject(this.#failure);
-    this.#waiting.clear();
+    return this.#writer.call(method, args);
   }
 }

@@ -41,6 +41,8 @@ export interface RunDeps {
 }
 
 const LOOKUP_CHUNK = 512;
+/** Lookup chunks in flight at most (a ledger on another thread): bounds the items held, ~2,000. */
+const LOOKUPS_AHEAD = 4;
 /** How long requests in flight may finish after SIGINT/SIGTERM (README: 10 s grace). */
 const ABORT_GRACE_MS = 10_000;
 
@@ -81,16 +83,32 @@ export async function runPipeline(
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
+  // A ledger on other threads answers lookups later: up to LOOKUPS_AHEAD chunks are looked up while the
+  // next rows are read, and handled in order. A synchronous ledger's chunk is handled at once.
+  let lookedUp: Promise<void> = Promise.resolve();
+  let ahead = 0;
   const flushLookups = async () => {
     const items = toLookUp;
     toLookUp = [];
     if (!deliverer || items.length === 0) return;
     const known = ledger
-      ? await ledger.ledger.lookup(
+      ? ledger.ledger.lookup(
           ledger.targetId,
           items.map((i) => i.key),
         )
-      : new Map();
+      : new Map<string, LedgerEntry>();
+    if (known instanceof Promise) known.catch(() => undefined);
+    ahead++;
+    lookedUp = lookedUp.then(async () => {
+      await handleLookedUp(items, await known);
+      ahead--;
+    });
+    // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
+    lookedUp.catch(() => undefined);
+    if (ahead >= LOOKUPS_AHEAD || !(known instanceof Promise)) await lookedUp;
+  };
+  const handleLookedUp = async (items: Item[], known: Map<string, LedgerEntry>) => {
+    if (!deliverer) return;
     for (const item of items) {
       const entry = known.get(item.key);
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
@@ -319,6 +337,7 @@ export async function runPipeline(
     // After a stop the valid rows read but not yet looked up are recorded pending too (the deliverer
     // abandons them), so the summary accounts for every valid row and `revimport retry` sends them.
     await flushLookups();
+    await lookedUp;
     if (deliverer) {
       const stats = await deliverer.close();
       summary.batches = stats.batches;
@@ -330,7 +349,11 @@ export async function runPipeline(
     // finish and are recorded, the rest is written pending: the ledger is closed only after that.
     if (deliverer) {
       const grace = error instanceof AuthError ? 0 : ABORT_GRACE_MS;
-      const stats = await (stopping ?? deliverer.abort(grace)).then(
+      // Chunks looked up ahead go to the stopping deliverer: abandoned, so written pending.
+      const aborted = stopping ?? deliverer.abort(grace);
+      aborted.catch(() => undefined);
+      await lookedUp.catch(() => undefined);
+      const stats = await aborted.then(
         () => deliverer.stats,
         () => deliverer.stats,
       );
