@@ -6,7 +6,7 @@
 // rows while a chunk is looked up.
 import { Worker } from 'node:worker_threads';
 import type { Ledger } from './ledger.js';
-import type { LedgerPort } from './ledger-port.js';
+import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type {
   DeliveredAmount,
   JournalEntry,
@@ -69,17 +69,22 @@ class Thread {
 }
 
 export class WorkerLedger implements LedgerPort {
+  readonly #ledger: Ledger;
   readonly #writer: Thread;
-  readonly #reader: Thread;
+  readonly #reader: Thread | undefined;
 
-  /** `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file. */
-  constructor(ledger: Ledger) {
+  /**
+   * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
+   * `lookups`: 'worker' (default) looks up on a second worker; 'main' on `ledger`, on this thread.
+   */
+  constructor(ledger: Ledger, options: { lookups?: 'worker' | 'main' } = {}) {
+    this.#ledger = ledger;
     this.#writer = new Thread(ledger.path, false);
-    this.#reader = new Thread(ledger.path, true);
+    this.#reader = options.lookups === 'main' ? undefined : new Thread(ledger.path, true);
   }
 
-  lookup(targetId: number, keys: readonly string[]): Promise<Map<string, LedgerEntry>> {
-    return this.#reader.call('lookup', [targetId, keys]);
+  lookup(targetId: number, keys: readonly string[]): Awaitable<Map<string, LedgerEntry>> {
+    return this.#reader ? this.#reader.call('lookup', [targetId, keys]) : this.#ledger.lookup(targetId, keys);
   }
 
   journalBatch(
@@ -136,7 +141,7 @@ export class WorkerLedger implements LedgerPort {
 
   /** Waits for every write sent so far, merges (Ledger.close) and ends both workers. */
   async close(): Promise<void> {
-    await Promise.all([this.#writer.close(), this.#reader.close()]);
+    await Promise.all([this.#writer.close(), this.#reader?.close()]);
   }
 
   #call<T>(method: string, args: unknown[]): Promise<T> {

@@ -49,8 +49,14 @@ export async function withLedger(
           exitCode,
           durationMs: Date.now() - started,
         });
-      // The run's writes on the second core (issue 14); REVIMPORT_LEDGER_WORKER=0 keeps them on this thread.
-      const worker = process.env.REVIMPORT_LEDGER_WORKER === '0' ? undefined : new WorkerLedger(ledger);
+      // The run's ledger writes on a worker thread (issue 14), lookups on this one: the split that measured
+      // best (bench/README.md). REVIMPORT_LEDGER_WORKER, for measurements: 0 keeps every write on this
+      // thread, `lookups` also moves the lookups to a second worker.
+      const split = process.env.REVIMPORT_LEDGER_WORKER;
+      const worker =
+        split === '0'
+          ? undefined
+          : new WorkerLedger(ledger, { lookups: split === 'lookups' ? 'worker' : 'main' });
       try {
         const summary = await body({ ledger: worker ?? ledger, targetId, runId }).finally(() =>
           worker?.close(),
