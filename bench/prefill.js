@@ -10,7 +10,7 @@ const ENTRIES_PER_CALL = 50_000;
 const ID_OFFSET = 5_000_000_000;
 const PREFILL_URL = 'http://127.0.0.1:1';
 /** Bumped when the ledger's schema changes in place (unreleased): a cached file of another layout is rebuilt. */
-const LAYOUT = 'inflight-staged-records';
+const LAYOUT = 'batch-journal-v3';
 
 const isCurrent = (meta, count) => meta.count === count && meta.layout === LAYOUT;
 
@@ -33,21 +33,15 @@ export async function ensurePrefilled(dir, count, apiKey, log) {
     for (let from = 0; from < count; from += ENTRIES_PER_CALL) {
       const entries = [];
       for (let i = from; i < Math.min(count, from + ENTRIES_PER_CALL); i++) {
-        const key = `id:${orderId(ID_OFFSET + i)}`;
         entries.push({
-          key,
+          key: `id:${orderId(ID_OFFSET + i)}`,
           contentHash: i.toString(16).padStart(32, '0'),
-          payload: '{}',
-          idempotencyKey: `prefill-${Math.floor(i / 500)}`,
+          currency: 'EUR',
+          value: 1,
         });
       }
-      ledger.markPending(targetId, runId, entries);
-      const batchKey = `prefill-${from}`;
-      ledger.markDelivered(
-        targetId,
-        entries.map((e) => e.key),
-        batchKey,
-      );
+      // One journal row per call, settled at once: merged into records in the ledger's own bulk steps.
+      ledger.settleBatch(ledger.journalBatch(targetId, runId, `prefill-${from}`, entries, '[]'));
       if ((from / ENTRIES_PER_CALL) % 20 === 0) {
         log(
           `  prefill: ${from + entries.length} / ${count} (${Math.round((Date.now() - started) / 1000)} s)`,

@@ -15,6 +15,7 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
+  JournalEntry,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
@@ -45,6 +46,14 @@ const chunkSize = 500;
  */
 const mergeThreshold = 50_000;
 
+/**
+ * Delivered records in the batch journal that trigger a merge into records (issue 14). A sorted merge
+ * writes each records page it touches once, so the larger the step, the fewer page writes per record,
+ * and the less a big ledger costs: measured in bench/README.md ("merge size"). Between merges the
+ * journal holds only keys, hashes and amounts (~80 bytes a record, on disk): bodies are dropped on delivery.
+ */
+const journalMergeThreshold = 1_000_000;
+
 type Statements = { [name in keyof typeof sql]: Database.Statement };
 
 interface RunDbRow {
@@ -65,8 +74,13 @@ export class Ledger {
   readonly #db: Database.Database;
   readonly #now: () => number;
   readonly #stmt: Statements;
+  /** Delivered, unmerged records in the journal (counted from the file at open, then kept here). */
+  #journalSettled: number;
+  /** Opened without the run lock: never merges (another run, or this run's writer, owns the file). */
+  readonly #withoutLock: boolean;
 
-  constructor(db: Database.Database, now: () => number) {
+  constructor(db: Database.Database, now: () => number, withoutLock = false) {
+    this.#withoutLock = withoutLock;
     this.#db = db;
     this.#now = now;
     this.path = db.name;
@@ -75,7 +89,9 @@ export class Ledger {
     ) as Statements;
     // Rows as arrays: no per-row object for the hot lookup.
     this.#stmt.lookup.raw(true);
+    this.#stmt.lookupRecords.raw(true);
     this.#stmt.outstanding.raw(true);
+    this.#journalSettled = (this.#stmt.journalSettled.get() as { n: number }).n;
   }
 
   /** Upserts the target; returns its id. */
@@ -125,7 +141,8 @@ export class Ledger {
   /** What the ledger knows of `keys` for this target; unknown keys are absent from the map. */
   lookup(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
     const found = new Map<string, LedgerEntry>();
-    const statement = this.#stmt.lookup;
+    const hot = (this.#stmt.hotAny.get() as { any: number }).any === 1;
+    const statement = hot ? this.#stmt.lookup : this.#stmt.lookupRecords;
     for (let start = 0; start < keys.length; start += chunkSize) {
       const params = { target: targetId, keys: JSON.stringify(keys.slice(start, start + chunkSize)) };
       // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one.
@@ -193,6 +210,109 @@ export class Ledger {
   }
 
   /**
+   * Journals one batch about to be sent (issue 14): one row with its records' keys, hashes and amounts
+   * in body order, and the body itself, under `idempotencyKey`. Committed with synchronous=FULL, as
+   * markPending is, for the same reason: after a power loss the ledger must still know the batch was in
+   * flight, to resend the same body under the same key. No per-record read and no guard: the caller has
+   * looked every key up already (the pipeline's only read per record). Returns the row's id.
+   */
+  journalBatch(
+    targetId: number,
+    runId: number,
+    idempotencyKey: string,
+    entries: readonly JournalEntry[],
+    body: string,
+  ): number {
+    const keys = JSON.stringify(entries.map((e) => [e.key, e.contentHash, e.currency, e.value]));
+    this.#stmt.syncFull.run();
+    try {
+      return this.#db
+        .transaction(() => {
+          const params = {
+            target: targetId,
+            run: runId,
+            seq: this.#reserveSeq(entries.length),
+            size: entries.length,
+            idempotencyKey,
+            keys,
+            now: this.#now(),
+          };
+          const id = Number(this.#stmt.journalBatch.run(params).lastInsertRowid);
+          this.#stmt.journalBody.run(id, body);
+          return id;
+        })
+        .immediate();
+    } finally {
+      this.#stmt.syncNormal.run();
+    }
+  }
+
+  /**
+   * The server accepted the whole journaled batch `batchId`: the row turns delivered and its body is
+   * dropped. Its records reach the records table at the next merge, which runs by itself once
+   * `journalMergeThreshold` records are settled. Returns how many records were settled (0 if the row
+   * was not pending).
+   */
+  settleBatch(batchId: number): number {
+    const size = this.#db
+      .transaction(() => {
+        const row = this.#stmt.settleBatch.get({ id: batchId, now: this.#now() }) as
+          | { size: number }
+          | undefined;
+        if (!row) return 0;
+        this.#stmt.dropBody.run(batchId);
+        return row.size;
+      })
+      .immediate();
+    this.#journalSettled += size;
+    if (this.#journalSettled >= journalMergeThreshold) this.merge();
+    return size;
+  }
+
+  /**
+   * Moves the pending journal row `batchId` into the per-record table (inflight: pending, same
+   * Idempotency-Key, same run), for an outcome that is not the whole batch delivered: a rejection, a
+   * failure, a split body, a partial delivery. markRejected, markFailed and markDelivered then apply as
+   * they always did. Returns how many records moved (0 if the row is not pending).
+   */
+  unjournal(batchId: number): number {
+    type Row = {
+      target_id: number;
+      run_id: number;
+      idempotency_key: string;
+      keys: string;
+      body: string | null;
+    };
+    return this.#db
+      .transaction(() => {
+        const row = this.#stmt.journalRow.get(batchId) as Row | undefined;
+        if (!row || row.body === null) return 0;
+        const keys = JSON.parse(row.keys) as [string, string, string, number][];
+        const records = JSON.parse(row.body) as unknown[];
+        const entries = keys.map(([key, contentHash], n) => [
+          key,
+          contentHash,
+          JSON.stringify(records[n]),
+          row.idempotency_key,
+        ]);
+        const params = {
+          target: row.target_id,
+          run: row.run_id,
+          seq: this.#reserveSeq(entries.length),
+          now: this.#now(),
+          entries: JSON.stringify(entries),
+          // The journal row was these keys' newest state: no guard against their older states.
+          resend: 1,
+        };
+        const moved = this.#stmt.markPending.run(params).changes;
+        this.#stmt.dropBatch.run(batchId);
+        this.#stmt.dropBody.run(batchId);
+        return moved;
+      })
+      .immediate();
+  }
+
+  /**
    * A delivered key now stands at other content and amount: its refund was delivered as an adjustment
    * record (refunds: adjust), so the next export of the same order is no change. Returns rows changed.
    */
@@ -249,15 +369,34 @@ export class Ledger {
    * while walking it (better-sqlite3 forbids writes during an open iterator).
    */
   outstanding(targetId: number, currentRunId: number): OutstandingRecord[] {
-    type Row = [string, string, string, string, 'pending' | 'failed'];
-    const rows = this.#stmt.outstanding.all({ target: targetId, run: currentRunId }) as Row[];
-    return rows.map(([key, contentHash, payload, idempotencyKey, state]) => ({
-      key,
-      contentHash,
-      payload,
-      idempotencyKey,
-      state,
-    }));
+    type Row = [string, string, string, string, 'pending' | 'failed', number];
+    const params = { target: targetId, run: currentRunId };
+    const rows = this.#stmt.outstanding.all(params) as Row[];
+    // Groups (records sharing a key, or a journal row) in the order of their first seq.
+    const groups: { seq: number; records: OutstandingRecord[] }[] = [];
+    let last: string | undefined;
+    for (const [key, contentHash, payload, idempotencyKey, state, seq] of rows) {
+      if (groups.length === 0 || idempotencyKey !== last) groups.push({ seq, records: [] });
+      last = idempotencyKey;
+      groups.at(-1)!.records.push({ key, contentHash, payload, idempotencyKey, state });
+    }
+    type JournalRow = { id: number; seq: number; idempotency_key: string; keys: string; body: string };
+    for (const row of this.#stmt.journalOutstanding.all(params) as JournalRow[]) {
+      const keys = JSON.parse(row.keys) as [string, string][];
+      const records = JSON.parse(row.body) as unknown[];
+      groups.push({
+        seq: row.seq,
+        records: keys.map(([key, contentHash], n) => ({
+          key,
+          contentHash,
+          payload: JSON.stringify(records[n]),
+          idempotencyKey: row.idempotency_key,
+          state: 'pending' as const,
+          batchId: row.id,
+        })),
+      });
+    }
+    return groups.sort((a, b) => a.seq - b.seq).flatMap((group) => group.records);
   }
 
   /** Records per state for this target (zero for absent states). Scans the target's rows. */
@@ -268,6 +407,8 @@ export class Ledger {
     for (const row of this.#stmt.countRecords.all(params) as Row[]) counts[row.state] += row.n;
     for (const row of this.#stmt.countShadowed.all(params) as Row[]) counts[row.state] -= row.n;
     counts.delivered += (this.#stmt.countStaged.get(params) as { n: number }).n;
+    for (const row of this.#stmt.countJournal.all(params) as Row[]) counts[row.state] += row.n;
+    for (const row of this.#stmt.countJournalShadowed.all(params) as Row[]) counts[row.state] -= row.n;
     for (const row of this.#stmt.countInflight.all(params) as Row[]) counts[row.state] += row.n;
     return counts;
   }
@@ -279,20 +420,33 @@ export class Ledger {
    * Returns how many staged rows were merged.
    */
   merge(): number {
-    if ((this.#stmt.stagedAny.get() as { any: number }).any === 0) return 0;
-    return this.#db
+    if (!this.#mergeable()) return 0;
+    const merged = this.#db
       .transaction(() => {
-        const merged = this.#stmt.merge.run().changes;
+        let merged = this.#stmt.merge.run().changes;
         this.#stmt.clearStaged.run();
+        if ((this.#stmt.inflightAny.get() as { any: number }).any === 1) this.#stmt.unflightJournal.run();
+        merged += this.#stmt.mergeJournal.run().changes;
+        this.#stmt.clearJournal.run();
         return merged;
       })
       .immediate();
+    this.#journalSettled = 0;
+    return merged;
+  }
+
+  /** Anything staged, or delivered in the journal, to merge. */
+  #mergeable(): boolean {
+    return (
+      (this.#stmt.stagedAny.get() as { any: number }).any === 1 ||
+      (this.#stmt.journalAny.get() as { any: number }).any === 1
+    );
   }
 
   /** Merges what is staged (unless another live run owns it: see `mergeIfIdle`) and closes. */
   close(): void {
     try {
-      if (this.#db.open) this.mergeIfIdle();
+      if (this.#db.open && !this.#withoutLock) this.mergeIfIdle();
     } finally {
       this.#db.close();
     }
@@ -304,7 +458,7 @@ export class Ledger {
    * Leftovers of crashed runs (dead pids) are merged.
    */
   mergeIfIdle(): number {
-    if ((this.#stmt.stagedAny.get() as { any: number }).any === 0) return 0;
+    if (!this.#mergeable()) return 0;
     for (const { pid } of this.#stmt.liveRuns.all() as { pid: number }[]) {
       if (pid !== process.pid && isAlive(pid)) return 0;
     }
@@ -368,7 +522,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // Without the lock an existing ledger is used as it is; only a new, empty file gets its schema.
     if (options.withoutLock) requireCurrent(db, () => migrate(db));
     else migrate(db);
-    const ledger = new Ledger(db, options.now ?? Date.now);
+    const ledger = new Ledger(db, options.now ?? Date.now, options.withoutLock === true);
     if (!options.withoutLock) ledger.mergeIfIdle();
     return ledger;
   } catch (error) {

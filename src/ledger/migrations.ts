@@ -100,8 +100,39 @@ ALTER TABLE records ADD COLUMN amount TEXT;
 ALTER TABLE staged ADD COLUMN amount TEXT;
 `;
 
+/**
+ * v3 (issue 14): the batch journal. A batch goes out as one `batches` row (its keys, hashes and amounts,
+ * in body order) plus its body (`batch_bodies`), committed with synchronous=FULL before the request; the
+ * answer settles the row (delivered: the body is dropped); delivered rows are merged into `records` in
+ * large sorted steps (ledger.ts `merge`). One row per batch instead of a row per record keeps a commit on
+ * a few sequential pages. Rare outcomes (a rejection, a failure, a split body) move the row's records
+ * into `inflight` and take the per-record path of v1. Existing ledgers need no data moved: their
+ * inflight, staged and records rows keep their meaning, and the journal starts empty.
+ *
+ * seq: the first of `size` numbers drawn from meta.next_seq, the order shared with inflight.seq, so a
+ * resend and a merge can tell which of a journal row and an inflight row is newer.
+ */
+const schemaV3 = `
+CREATE TABLE batches (
+  id              INTEGER PRIMARY KEY,
+  target_id       INTEGER NOT NULL REFERENCES targets (id),
+  run_id          INTEGER REFERENCES runs (id),
+  seq             INTEGER NOT NULL,
+  size            INTEGER NOT NULL,
+  idempotency_key TEXT    NOT NULL,
+  state           TEXT    NOT NULL CHECK (state IN ('pending', 'delivered')),
+  keys            TEXT    NOT NULL,
+  created_at      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL
+) STRICT;
+CREATE TABLE batch_bodies (
+  batch_id INTEGER PRIMARY KEY,
+  body     TEXT    NOT NULL
+) STRICT;
+`;
+
 /** Migration n+1 is `ledgerMigrations[n]`. */
-export const ledgerMigrations: readonly string[] = [schemaV1, schemaV2];
+export const ledgerMigrations: readonly string[] = [schemaV1, schemaV2, schemaV3];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */
 export function migrate(db: Database.Database, migrations: readonly string[] = ledgerMigrations): void {

@@ -27,6 +27,11 @@ export const sql = {
     UNION ALL
     SELECT key, state, content_hash, NULL FROM inflight WHERE target_id = :target AND key IN k`,
 
+  // The same when inflight and staged are empty (a push's usual case): the records table alone.
+  lookupRecords: `SELECT key, state, content_hash, amount FROM records
+    WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,
+  hotAny: 'SELECT EXISTS (SELECT 1 FROM inflight) OR EXISTS (SELECT 1 FROM staged) AS any',
+
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
   // A key not in inflight is delivered when it is staged or delivered in records: left alone unless
   // :resend. The records row is probed once, for the guard and for first_seen.
@@ -127,9 +132,53 @@ export const sql = {
       AND NOT EXISTS (SELECT 1 FROM staged WHERE target_id = :target AND key = e.value)`,
 
   // Groups ordered by their first seq, then seq inside: a batch comes back whole and in order.
-  outstanding: `SELECT key, content_hash, payload, idempotency_key, state FROM inflight
+  outstanding: `SELECT key, content_hash, payload, idempotency_key, state, seq FROM inflight
     WHERE target_id = :target AND (state = 'failed' OR run_id IS NOT :run)
     ORDER BY min(seq) OVER (PARTITION BY idempotency_key), seq`,
+
+  // The batch journal (migrations.ts v3). keys: JSON [[key, contentHash, currency, value], ...] in body order.
+  journalBatch: `INSERT INTO batches (target_id, run_id, seq, size, idempotency_key, state, keys, created_at,
+      updated_at)
+    VALUES (:target, :run, :seq, :size, :idempotencyKey, 'pending', :keys, :now, :now)`,
+  journalBody: 'INSERT INTO batch_bodies (batch_id, body) VALUES (?, ?)',
+  settleBatch: `UPDATE batches SET state = 'delivered', updated_at = :now WHERE id = :id AND state = 'pending'
+    RETURNING size`,
+  dropBody: 'DELETE FROM batch_bodies WHERE batch_id = ?',
+  dropBatch: 'DELETE FROM batches WHERE id = ?',
+  journalRow: `SELECT b.target_id, b.run_id, b.idempotency_key, b.keys, b.created_at, bb.body
+    FROM batches AS b LEFT JOIN batch_bodies AS bb ON bb.batch_id = b.id WHERE b.id = ? AND b.state = 'pending'`,
+  journalSettled: `SELECT coalesce(sum(size), 0) AS n FROM batches WHERE state = 'delivered'`,
+  journalAny: `SELECT EXISTS (SELECT 1 FROM batches WHERE state = 'delivered') AS any`,
+  journalOutstanding: `SELECT b.id, b.seq, b.idempotency_key, b.keys, bb.body FROM batches AS b
+      JOIN batch_bodies AS bb ON bb.batch_id = b.id
+    WHERE b.target_id = :target AND b.state = 'pending' AND b.run_id IS NOT :run ORDER BY b.seq`,
+  // The journal's share of a merge: delivered rows' records, sorted by key (a key in two rows: the newer
+  // row, by seq, is applied last and wins). first_seen of a new record is its batch's time.
+  mergeJournal: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id,
+      first_seen, updated_at, message, payload, amount)
+    SELECT b.target_id, e.value ->> 0, e.value ->> 1, 'delivered', b.idempotency_key, b.run_id,
+      b.created_at, b.updated_at, NULL, NULL, json_array(e.value ->> 2, e.value -> 3)
+    FROM batches AS b, json_each(b.keys) AS e WHERE b.state = 'delivered' ORDER BY 1, 2, b.seq
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'delivered',
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
+      updated_at = excluded.updated_at, message = NULL, payload = NULL, amount = excluded.amount`,
+  // An older inflight row (failed or pending) of a key a journal row delivered since would shadow the
+  // delivery in lookups and be resent: it goes with the merge. Only run when inflight has rows at all.
+  inflightAny: 'SELECT EXISTS (SELECT 1 FROM inflight) AS any',
+  unflightJournal: `DELETE FROM inflight WHERE id IN (
+    SELECT i.id FROM batches AS b, json_each(b.keys) AS e
+      JOIN inflight AS i ON i.target_id = b.target_id AND i.key = e.value ->> 0
+    WHERE b.state = 'delivered' AND i.seq < b.seq)`,
+  clearJournal: `DELETE FROM batches WHERE state = 'delivered'`,
+  countJournal: `SELECT b.state, count(*) AS n FROM batches AS b, json_each(b.keys) AS e
+    WHERE b.target_id = :target
+      AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = e.value ->> 0)
+    GROUP BY b.state`,
+  countJournalShadowed: `SELECT r.state, count(*) AS n FROM batches AS b, json_each(b.keys) AS e
+      CROSS JOIN records AS r ON r.target_id = :target AND r.key = e.value ->> 0
+    WHERE b.target_id = :target
+      AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = e.value ->> 0)
+    GROUP BY r.state`,
 
   // counts: records and staged rows shadowed by a hotter table are subtracted, found from the small side.
   countInflight: 'SELECT state, count(*) AS n FROM inflight WHERE target_id = :target GROUP BY state',

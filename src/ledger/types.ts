@@ -35,6 +35,15 @@ export interface PendingEntry {
   readonly idempotencyKey: string;
 }
 
+/** One record of a journaled batch (Ledger.journalBatch), in body order. */
+export interface JournalEntry {
+  readonly key: string;
+  readonly contentHash: string;
+  /** The record's currency and value: kept as the amount it was delivered at. */
+  readonly currency: string;
+  readonly value: number;
+}
+
 /** A record a later run must resend: `failed`, or `pending` left behind by another run. */
 export interface OutstandingRecord {
   readonly key: string;
@@ -42,6 +51,11 @@ export interface OutstandingRecord {
   readonly payload: string;
   readonly idempotencyKey: string;
   readonly state: 'pending' | 'failed';
+  /**
+   * The journal row (Ledger.journalBatch) the record is pending in, when it is one: its batch is resent
+   * as that body and settled through that row. Absent for records of the per-record tables.
+   */
+  readonly batchId?: number;
 }
 
 export interface MarkPendingOptions {

@@ -15,4 +15,22 @@ export interface Item {
   idColumn: string;
   /** An adjustment record: once it is delivered, the order it adjusts stands at this content and amount. */
   reprice?: { key: string; contentHash: string; amount: DeliveredAmount };
+  /** The batch journal row this record went out in (deliver-items.ts), while the row holds it. */
+  batch?: JournalRef;
+  /**
+   * The ledger tracks this key record by record (its per-record tables know it as pending or failed, or
+   * its journal row was moved there): its batches are written with markPending, not journaled.
+   */
+  perRecord?: boolean;
+}
+
+/** A batch journal row as the pipeline knows it (Ledger.journalBatch). */
+export interface JournalRef {
+  /** The row's id; -1 until a ledger on another thread has written it. */
+  id: number;
+  readonly idempotencyKey: string;
+  /** Records in the row (the body). */
+  size: number;
+  /** Moved to the per-record tables (Ledger.unjournal): no longer settled as a whole. */
+  moved?: boolean;
 }

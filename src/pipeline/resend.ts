@@ -3,7 +3,7 @@
 import type { ConversionRecord } from '../record/fields.js';
 import type { Summary } from '../report/summary.js';
 import type { Deliverer } from '../transport/deliver.js';
-import type { Item } from './item.js';
+import type { Item, JournalRef } from './item.js';
 import type { RunDeps } from './run.js';
 
 /**
@@ -44,13 +44,14 @@ export async function resendOutstanding(
   summary: Summary,
   resent: Resent,
 ): Promise<void> {
-  const outstanding = ledger.ledger.outstanding(ledger.targetId, ledger.runId);
+  const outstanding = await ledger.ledger.outstanding(ledger.targetId, ledger.runId);
   let group: Item[] = [];
   let groupKey: string | undefined;
   const sendGroup = async () => {
     if (group.length > 0 && groupKey) await deliverer.pushBody(group);
     group = [];
   };
+  let batch: JournalRef | undefined;
   for (const entry of outstanding) {
     const item: Item = {
       record: JSON.parse(entry.payload) as ConversionRecord,
@@ -61,17 +62,30 @@ export async function resendOutstanding(
       line: 0,
       idColumn: 'conversionId',
     };
+    if (entry.batchId === undefined) {
+      item.perRecord = true;
+    } else {
+      // The records of one journal row share its ref: resent whole, the row itself is settled.
+      if (batch?.id !== entry.batchId) {
+        batch = { id: entry.batchId, idempotencyKey: entry.idempotencyKey, size: 0 };
+      }
+      batch.size++;
+      item.batch = batch;
+    }
     summary.retried++;
     resent.add(item);
     if (!entry.idempotencyKey) {
       await deliverer.push(item);
       continue;
     }
-    if (entry.idempotencyKey !== groupKey) await sendGroup();
+    if (entry.idempotencyKey !== groupKey || group[0]?.batch !== item.batch) await sendGroup();
     groupKey = entry.idempotencyKey;
     group.push(item);
   }
   await sendGroup();
   await deliverer.flush();
   await resent.idle();
+  // Lookups read the records table, not the journal: what was just resent must be there before the files'
+  // copies of it are looked up, or they would go out again under new keys.
+  if (outstanding.length > 0) await ledger.ledger.merge();
 }

@@ -4,7 +4,7 @@ import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
 import type { SourceInfo } from '../input/types.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { LedgerPort } from '../ledger/ledger-port.js';
 import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
@@ -29,7 +29,7 @@ export interface RunOptions {
 export interface RunDeps {
   stdin?: NodeJS.ReadableStream;
   /** Open ledger and the run's id, for push; absent for --check. */
-  ledger?: { ledger: Ledger; targetId: number; runId: number };
+  ledger?: { ledger: LedgerPort; targetId: number; runId: number };
   rejects?: RejectsWriter;
   userAgent: string;
   now: () => number;
@@ -41,6 +41,8 @@ export interface RunDeps {
 }
 
 const LOOKUP_CHUNK = 512;
+/** Lookup chunks in flight at most (a ledger on another thread): bounds the items held, ~2,000. */
+const LOOKUPS_AHEAD = 4;
 /** How long requests in flight may finish after SIGINT/SIGTERM (README: 10 s grace). */
 const ABORT_GRACE_MS = 10_000;
 
@@ -81,6 +83,10 @@ export async function runPipeline(
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
+  // A ledger on other threads answers lookups later: up to LOOKUPS_AHEAD chunks are looked up while the
+  // next rows are read, and handled in order. A synchronous ledger's chunk is handled at once.
+  let lookedUp: Promise<void> = Promise.resolve();
+  let ahead = 0;
   const flushLookups = async () => {
     const items = toLookUp;
     toLookUp = [];
@@ -90,9 +96,23 @@ export async function runPipeline(
           ledger.targetId,
           items.map((i) => i.key),
         )
-      : new Map();
+      : new Map<string, LedgerEntry>();
+    if (known instanceof Promise) known.catch(() => undefined);
+    ahead++;
+    lookedUp = lookedUp.then(async () => {
+      await handleLookedUp(items, await known);
+      ahead--;
+    });
+    // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
+    lookedUp.catch(() => undefined);
+    if (ahead >= LOOKUPS_AHEAD || !(known instanceof Promise)) await lookedUp;
+  };
+  const handleLookedUp = async (items: Item[], known: Map<string, LedgerEntry>) => {
+    if (!deliverer) return;
     for (const item of items) {
       const entry = known.get(item.key);
+      // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
+      if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
       if (entry?.state === 'delivered' && !options.resend) {
         if (entry.contentHash === item.contentHash) summary.alreadySent++;
         else await changedSinceDelivered(item, entry);
@@ -136,9 +156,10 @@ export async function runPipeline(
         amount: { currency: record.conversionCurrency, value: record.conversionValue },
       };
       // A run that stopped between the adjustment's delivery and the reprice finishes the reprice here.
-      const earlier = ledger?.ledger.lookup(ledger.targetId, [identity.key]).get(identity.key);
+      const earlier =
+        ledger && (await ledger.ledger.lookup(ledger.targetId, [identity.key])).get(identity.key);
       if (earlier?.state === 'delivered') {
-        ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
+        await ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
         summary.alreadySent++;
         return;
       }
@@ -316,22 +337,29 @@ export async function runPipeline(
     // After a stop the valid rows read but not yet looked up are recorded pending too (the deliverer
     // abandons them), so the summary accounts for every valid row and `revimport retry` sends them.
     await flushLookups();
+    await lookedUp;
     if (deliverer) {
       const stats = await deliverer.close();
       summary.batches = stats.batches;
       summary.requests = stats.requests;
+      await deliverer.written();
     }
   } catch (error) {
     // Whatever ends the run (a refused key, a later file that cannot be read), the requests in flight
     // finish and are recorded, the rest is written pending: the ledger is closed only after that.
     if (deliverer) {
       const grace = error instanceof AuthError ? 0 : ABORT_GRACE_MS;
-      const stats = await (stopping ?? deliverer.abort(grace)).then(
+      // Chunks looked up ahead go to the stopping deliverer: abandoned, so written pending.
+      const aborted = stopping ?? deliverer.abort(grace);
+      aborted.catch(() => undefined);
+      await lookedUp.catch(() => undefined);
+      const stats = await aborted.then(
         () => deliverer.stats,
         () => deliverer.stats,
       );
       summary.batches = stats.batches;
       summary.requests = stats.requests;
+      await deliverer.written().catch(() => undefined);
     }
     await Promise.all(pendingWrites).catch(() => undefined);
     throw attachSummary(error, finalize());

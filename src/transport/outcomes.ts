@@ -54,14 +54,20 @@ export function createOutcomes<T>(
 
   return {
     call,
-    announce(parts: Part<T>[], key: string): void {
-      call(() =>
-        hooks.beforeSend?.(
-          itemsOf(parts),
-          key,
-          parts.map((part) => part.json),
-        ),
-      );
+    /** Calls beforeSend; a promise it returns is handed back, its rejection stopping the run like a throw. */
+    announce(parts: Part<T>[], key: string): Promise<void> | undefined {
+      let written: Promise<void> | undefined;
+      call(() => {
+        written =
+          hooks.beforeSend?.(
+            itemsOf(parts),
+            key,
+            parts.map((part) => part.json),
+          ) ?? undefined;
+      });
+      return written?.then(undefined, (error: unknown) => {
+        onHookError(error instanceof Error ? error : new Error(String(error)));
+      });
     },
     delivered(parts: Part<T>[], status: number, key: string): void {
       stats.delivered += parts.length;

@@ -67,7 +67,9 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
     }
     if (context.halted()) return context.settleUnsent(parts);
     if (attempt === 1) {
-      outcomes.announce(parts, key);
+      // A ledger on another thread answers later: the request waits until the batch is durable there.
+      const written = outcomes.announce(parts, key);
+      if (written) await written;
       if (context.halted()) return context.settleUnsent(parts);
     }
 

@@ -6,6 +6,7 @@ import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { acquireLock } from '../../ledger/lock.js';
 import { targetOf } from '../../ledger/target.js';
+import { WorkerLedger } from '../../ledger/worker-ledger.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
 import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
@@ -48,8 +49,18 @@ export async function withLedger(
           exitCode,
           durationMs: Date.now() - started,
         });
+      // The run's ledger writes on a worker thread (issue 14), lookups on this one: the split that measured
+      // best (bench/README.md). REVIMPORT_LEDGER_WORKER, for measurements: 0 keeps every write on this
+      // thread, `lookups` also moves the lookups to a second worker.
+      const split = process.env.REVIMPORT_LEDGER_WORKER;
+      const worker =
+        split === '0'
+          ? undefined
+          : new WorkerLedger(ledger, { lookups: split === 'lookups' ? 'worker' : 'main' });
       try {
-        const summary = await body({ ledger, targetId, runId });
+        const summary = await body({ ledger: worker ?? ledger, targetId, runId }).finally(() =>
+          worker?.close(),
+        );
         finish(summary, exitCode(summary));
         return summary;
       } catch (error) {

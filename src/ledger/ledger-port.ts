@@ -1,0 +1,39 @@
+// What the pipeline needs of the ledger during a run, as one interface that the ledger itself (every call
+// synchronous) and the ledger on a worker thread (worker-ledger.ts: writes answered later) both satisfy.
+// The pipeline awaits what it must know (a lookup, a journal row being durable) and tracks the rest.
+import type {
+  DeliveredAmount,
+  JournalEntry,
+  LedgerEntry,
+  MarkPendingOptions,
+  OutstandingRecord,
+  PendingEntry,
+} from './types.js';
+
+export type Awaitable<T> = T | Promise<T>;
+
+/** The methods of `Ledger` a run calls between `beginRun` and `finishRun` (see there for each). */
+export interface LedgerPort {
+  lookup(targetId: number, keys: readonly string[]): Awaitable<Map<string, LedgerEntry>>;
+  journalBatch(
+    targetId: number,
+    runId: number,
+    idempotencyKey: string,
+    entries: readonly JournalEntry[],
+    body: string,
+  ): Awaitable<number>;
+  settleBatch(batchId: number): Awaitable<number>;
+  unjournal(batchId: number): Awaitable<number>;
+  markPending(
+    targetId: number,
+    runId: number,
+    entries: readonly PendingEntry[],
+    options?: MarkPendingOptions,
+  ): Awaitable<number>;
+  markDelivered(targetId: number, keys: readonly string[], idempotencyKey: string): Awaitable<number>;
+  markRejected(targetId: number, entries: readonly { key: string; message: string }[]): Awaitable<number>;
+  markFailed(targetId: number, keys: readonly string[], reason: string): Awaitable<number>;
+  reprice(targetId: number, key: string, contentHash: string, amount: DeliveredAmount): Awaitable<number>;
+  outstanding(targetId: number, currentRunId: number): Awaitable<OutstandingRecord[]>;
+  merge(): Awaitable<number>;
+}

@@ -1,0 +1,32 @@
+// A worker thread of worker-ledger.ts: its own connection to the ledger file, running the calls a run sends
+// it one after another, in the order they were sent, and answering each with its result or error.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openLedger } from './ledger.js';
+
+/** A call from the main thread: a method of Ledger (`close` ends the worker) and its arguments. */
+export interface WorkerCall {
+  readonly id: number;
+  readonly method: string;
+  readonly args: unknown[];
+}
+
+const port = parentPort!;
+const { path, reader } = workerData as { path: string; reader?: boolean };
+// A reader (lookups) opens without the lock: no migration, no merge; the writer and the run own those.
+const ledger = openLedger(path, { withoutLock: reader === true });
+const methods = ledger as unknown as Record<string, (...args: unknown[]) => unknown>;
+
+port.on('message', (call: WorkerCall) => {
+  try {
+    if (call.method === 'close') {
+      ledger.close();
+      port.postMessage({ id: call.id, result: undefined });
+      port.close();
+      return;
+    }
+    port.postMessage({ id: call.id, result: methods[call.method]!.apply(ledger, call.args) });
+  } catch (error) {
+    const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
+    port.postMessage({ id: call.id, error: { name, message, stack } });
+  }
+});

@@ -1,0 +1,150 @@
+// The ledger on a second thread (issue 14): the run's writes (the journal row committed with an fsync
+// before each request, settles, merges, the rare per-record writes) go to a worker with its own
+// connection and run there in order, so the main thread keeps reading, checking and sending meanwhile.
+// Lookups go to a second worker with a connection of its own (WAL readers never wait for the writer; a
+// lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read the next
+// rows while a chunk is looked up.
+import { Worker } from 'node:worker_threads';
+import type { Ledger } from './ledger.js';
+import type { Awaitable, LedgerPort } from './ledger-port.js';
+import type {
+  DeliveredAmount,
+  JournalEntry,
+  LedgerEntry,
+  MarkPendingOptions,
+  OutstandingRecord,
+  PendingEntry,
+} from './types.js';
+
+type Answer = { id: number; result?: unknown; error?: { name: string; message: string; stack?: string } };
+
+/** One worker thread and the calls it has not answered yet. */
+class Thread {
+  readonly worker: Worker;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  #next = 0;
+  #failure: Error | undefined;
+
+  constructor(path: string, reader: boolean) {
+    this.worker = new Worker(new URL('./ledger-worker.js', import.meta.url), {
+      workerData: { path, reader },
+    });
+    this.worker.on('message', (answer: Answer) => {
+      const waiter = this.#waiting.get(answer.id);
+      this.#waiting.delete(answer.id);
+      if (!answer.error) return waiter?.resolve(answer.result);
+      waiter?.reject(Object.assign(new Error(answer.error.message), answer.error));
+    });
+    this.worker.on('error', (error) => this.#fail(error));
+    this.worker.on('exit', () => this.#fail(new Error('the ledger worker stopped')));
+  }
+
+  call<T>(method: string, args: unknown[]): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ id, method, args });
+    });
+  }
+
+  /** Answers every call sent before, closes the worker's ledger and ends it. */
+  async close(): Promise<void> {
+    if (this.#failure) return;
+    await this.call('close', []);
+    await new Promise<void>((resolve) => {
+      if (this.#failure) resolve();
+      else this.worker.once('exit', () => resolve());
+    });
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const waiter of this.#waiting.values()) waiter.reject(this.#failure);
+    this.#waiting.clear();
+  }
+}
+
+export class WorkerLedger implements LedgerPort {
+  readonly #ledger: Ledger;
+  readonly #writer: Thread;
+  readonly #reader: Thread | undefined;
+
+  /**
+   * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
+   * `lookups`: 'worker' (default) looks up on a second worker; 'main' on `ledger`, on this thread.
+   */
+  constructor(ledger: Ledger, options: { lookups?: 'worker' | 'main' } = {}) {
+    this.#ledger = ledger;
+    this.#writer = new Thread(ledger.path, false);
+    this.#reader = options.lookups === 'main' ? undefined : new Thread(ledger.path, true);
+  }
+
+  lookup(targetId: number, keys: readonly string[]): Awaitable<Map<string, LedgerEntry>> {
+    return this.#reader ? this.#reader.call('lookup', [targetId, keys]) : this.#ledger.lookup(targetId, keys);
+  }
+
+  journalBatch(
+    targetId: number,
+    runId: number,
+    idempotencyKey: string,
+    entries: readonly JournalEntry[],
+    body: string,
+  ): Promise<number> {
+    return this.#call('journalBatch', [targetId, runId, idempotencyKey, entries, body]);
+  }
+
+  settleBatch(batchId: number): Promise<number> {
+    return this.#call('settleBatch', [batchId]);
+  }
+
+  unjournal(batchId: number): Promise<number> {
+    return this.#call('unjournal', [batchId]);
+  }
+
+  markPending(
+    targetId: number,
+    runId: number,
+    entries: readonly PendingEntry[],
+    options?: MarkPendingOptions,
+  ): Promise<number> {
+    return this.#call('markPending', [targetId, runId, entries, options]);
+  }
+
+  markDelivered(targetId: number, keys: readonly string[], idempotencyKey: string): Promise<number> {
+    return this.#call('markDelivered', [targetId, keys, idempotencyKey]);
+  }
+
+  markRejected(targetId: number, entries: readonly { key: string; message: string }[]): Promise<number> {
+    return this.#call('markRejected', [targetId, entries]);
+  }
+
+  markFailed(targetId: number, keys: readonly string[], reason: string): Promise<number> {
+    return this.#call('markFailed', [targetId, keys, reason]);
+  }
+
+  reprice(targetId: number, key: string, contentHash: string, amount: DeliveredAmount): Promise<number> {
+    return this.#call('reprice', [targetId, key, contentHash, amount]);
+  }
+
+  /** Read by the worker, after every write sent before it. */
+  outstanding(targetId: number, currentRunId: number): Promise<OutstandingRecord[]> {
+    return this.#call('outstanding', [targetId, currentRunId]);
+  }
+
+  merge(): Promise<number> {
+    return this.#call('merge', []);
+  }
+
+  /** Waits for every write sent so far, merges (Ledger.close) and ends both workers. */
+  async close(): Promise<void> {
+    await Promise.all([this.#writer.close(), this.#reader?.close()]);
+  }
+
+  #call<T>(method: string, args: unknown[]): Promise<T> {
+    return this.#writer.call(method, args);
+  }
+}

@@ -1,0 +1,95 @@
+// A ledger written by the schema before the batch journal (test/fixtures/ledger-v2: a push killed
+// mid-run by revimport 19b249b) is migrated by the next push and loses nothing: the body in flight at the
+// crash is resent as the same body under the same Idempotency-Key, the failed one is resent, and what was
+// delivered (merged or only staged) is never sent again (the file's copies of all six are found sent);
+// a push after that sends nothing at all.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
+import { pushEnv } from '../helpers/exports.js';
+import { keep, retain } from '../helpers/native.js';
+
+const key = 'fixture-key';
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+const ids = ['D-1', 'D-2', 'S-1', 'F-1', 'P-1', 'P-2', 'N-1'];
+const values: Record<string, string> = {
+  'D-1': '10.00',
+  'D-2': '20.00',
+  'S-1': '30.00',
+  'F-1': '40.00',
+  'P-1': '50.00',
+  'P-2': '60.00',
+  'N-1': '70.00',
+};
+
+it('migrates a crashed schema-2 ledger: pending resent with its body and key, delivered never resent', async () => {
+  const work = tempDir('revimport-migration-');
+  const state = path.join(work, 'ledger.db');
+  copyFileSync(path.join(root, 'test/fixtures/ledger-v2/ledger.db'), state);
+  receiver = await startReceiver({ apiKey: key });
+  // The fixture's target is the default receiver address; this receiver listens elsewhere.
+  const db = retain(new Database(state));
+  expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(2);
+  keep(db).prepare('UPDATE targets SET base_url = ?').run(receiver.url);
+  const stored = keep(db)
+    .prepare("SELECT key, idempotency_key AS k FROM inflight WHERE state = 'pending' ORDER BY seq")
+    .all() as { key: string; k: string }[];
+  db.close();
+  expect(stored.map((row) => row.key)).toEqual(['id:P-1', 'id:P-2']);
+
+  const csv = ['id,time,value,currency,name,email']
+    .concat(
+      ids.map((id) => `${id},2026-11-01 11:00:00,${values[id]},EUR,purchase,${id.toLowerCase()}@example.com`),
+    )
+    .join('\n');
+  const file = path.join(work, 'day2.csv');
+  writeFileSync(file, `${csv}\n`);
+  const config = path.join(work, 'revimport.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      timezone: 'Europe/Berlin',
+      mapping: {
+        fields: {
+          conversionId: 'id',
+          conversionDatetime: 'time',
+          conversionValue: 'value',
+          conversionCurrency: 'currency',
+          conversionName: 'name',
+          conversionEmail: 'email',
+        },
+      },
+    }),
+  );
+  const env = pushEnv(receiver.url, key, state);
+
+  const first = await runCli(['push', file, '-c', config, '--json'], { cwd: work, env });
+  expect(first.code, first.stderr).toBe(0);
+  expect(JSON.parse(first.stdout)).toMatchObject({ retried: 3, sent: 4, alreadySent: 6, changed: 0 });
+  const sentIds = receiver.accepted.map((a) => a.record.conversionId);
+  expect(sentIds.sort()).toEqual(['F-1', 'N-1', 'P-1', 'P-2']);
+  // The body in flight at the crash: the same records in the same order, under the key it went out with.
+  const pending = receiver.requests.find((q) => q.body.includes('"P-1"'))!;
+  expect(pending.idempotencyKey).toBe(stored[0]!.k);
+  expect(JSON.parse(pending.body).map((r: { conversionId: string }) => r.conversionId)).toEqual([
+    'P-1',
+    'P-2',
+  ]);
+
+  const check = retain(new Database(state, { readonly: true }));
+  expect(keep(check).prepare('PRAGMA user_version').pluck().get()).toBe(3);
+  check.close();
+
+  const again = await runCli(['push', file, '-c', config, '--json'], { cwd: work, env });
+  expect(again.code, again.stderr).toBe(0);
+  expect(JSON.parse(again.stdout)).toMatchObject({ retried: 0, sent: 0, alreadySent: 7 });
+  expect(receiver.accepted).toHaveLength(4);
+});

@@ -1,0 +1,37 @@
+// Each split of the ledger work between threads (REVIMPORT_LEDGER_WORKER, issue 14) delivers every record
+// once, records the run, and finds everything sent on the next run: 0 (all on the main thread), the default
+// (writes on a worker) and `lookups` (lookups on a second worker, several chunks ahead).
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { acceptedIds, pushEnv, range, repeats, writeConfig, writeExport } from '../helpers/exports.js';
+
+const key = 'threads-key-7c21';
+let receiver: Receiver;
+beforeEach(async () => {
+  receiver = await startReceiver({ apiKey: key });
+});
+afterEach(async () => {
+  await receiver.close();
+});
+
+it.each([['0'], [undefined], ['lookups']])(
+  'REVIMPORT_LEDGER_WORKER=%s: every record once, the re-run sends nothing',
+  async (split) => {
+    const work = tempDir();
+    const state = path.join(work, 'ledger.db');
+    const config = writeConfig(work);
+    const file = writeExport(work, 'orders.csv', { to: 3000, invalid: [7] });
+    const env = { ...pushEnv(receiver.url, key, state), REVIMPORT_LEDGER_WORKER: split };
+    const flags = ['--json', '--batch-size', '100'];
+    const first = await runCli(['push', file, '-c', config, ...flags], { cwd: work, env });
+    expect(JSON.parse(first.stdout)).toMatchObject({ valid: 2999, sent: 2999, pending: 0, failed: 0 });
+    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 3000).filter((id) => id !== 7));
+    expect(repeats(receiver.accepted).size).toBe(0);
+    const again = await runCli(['push', file, '-c', config, ...flags], { cwd: work, env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ sent: 0, alreadySent: 2999 });
+    const history = await runCli(['history', '--json', '--state', state], { cwd: work });
+    expect(JSON.parse(history.stdout)).toHaveLength(2);
+  },
+);
