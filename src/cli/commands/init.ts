@@ -118,7 +118,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
       tried = trySample(sampleRowsToCheck, mapping, timezone, currency);
     }
   }
-  const { records, reasons, skipped, stop: unlinkable } = tried;
+  const { records, reasons, skipped, stop: stopped } = tried;
 
   // What must be looked at before a push (exit 1), and what is only worth knowing.
   const review: string[] = [];
@@ -196,10 +196,9 @@ export async function initCommand(sample: string, options: Record<string, unknow
       `conversionDatetime: the dates are not in the form the ${preset!.name} preset reads (a re-saved export?): init set format "${resaved.format}"${undecided}, the form of the sample; check day and month order`,
     );
   }
-  if (unlinkable)
-    review.push(unlinkable.hint ? `${unlinkable.message}; ${unlinkable.hint}` : unlinkable.message);
+  if (stopped) review.push(stopped.hint ? `${stopped.message}; ${stopped.hint}` : stopped.message);
   // An UnlinkableError has said what links a record; other stops leave that still to say.
-  if (!linked && !(unlinkable instanceof UnlinkableError)) {
+  if (!linked && !(stopped instanceof UnlinkableError)) {
     review.push(
       'no visitor id and no e-mail column: set mapping.fields.serviceId or mapping.fields.conversionEmail',
     );
