@@ -392,6 +392,9 @@ function candidates(
       if (hit && values.length === 0) rule(field, column, 'is empty in the sample');
       return values.length === 0 ? undefined : hit;
     };
+    /** A candidate of `field` whose cells passed its check, weighed by how often the column is filled. */
+    const accept = (field: RecordField, hit: { score: number; evidence: string }) =>
+      out.push({ ...base, field, score: hit.score * (0.75 + fill / 4), evidence: hit.evidence });
 
     // conversionValue: a total beats its parts; the cells must be numbers.
     const bare = words.replace(currencyWord, '');
@@ -483,26 +486,14 @@ function candidates(
     if (email) {
       if (share(values, (v) => emailShape.test(v)) < 0.8)
         rule('conversionEmail', column, `does not hold e-mail addresses (e.g. "${sample}")`);
-      else
-        out.push({
-          ...base,
-          field: 'conversionEmail',
-          score: email.score * (0.75 + fill / 4),
-          evidence: email.evidence,
-        });
+      else accept('conversionEmail', email);
     }
 
     const visitor = named('serviceId', serviceIdRules);
     if (visitor) {
       if (share(values, (v) => !/\s/.test(v)) < 0.9)
         rule('serviceId', column, `does not hold ids (e.g. "${sample}")`);
-      else
-        out.push({
-          ...base,
-          field: 'serviceId',
-          score: visitor.score * (0.75 + fill / 4),
-          evidence: visitor.evidence,
-        });
+      else accept('serviceId', visitor);
     }
 
     const id = named('conversionId', idRules);
@@ -514,26 +505,14 @@ function candidates(
         rule('conversionId', column, `does not hold order references (e.g. "${sample}")`);
       else if (values.length > 2 && distinct === 1)
         rule('conversionId', column, `holds the same value on every row ("${sample}")`);
-      else
-        out.push({
-          ...base,
-          field: 'conversionId',
-          score: id.score * (0.75 + fill / 4),
-          evidence: id.evidence,
-        });
+      else accept('conversionId', id);
     }
 
     const kind = named('conversionName', nameRules);
     if (kind) {
       if (share(values, (v) => isNumber(v)) > 0.5)
         rule('conversionName', column, `holds numbers (e.g. "${sample}")`);
-      else
-        out.push({
-          ...base,
-          field: 'conversionName',
-          score: kind.score * (0.75 + fill / 4),
-          evidence: kind.evidence,
-        });
+      else accept('conversionName', kind);
     }
   }
   return out;
