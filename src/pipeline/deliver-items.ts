@@ -120,8 +120,10 @@ export function makeDeliverer(
   // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
   // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
   const writeUnsent = (items: Item[]) => {
-    // A journal row resent from an earlier run is written already, with its key.
-    const unsent = items.filter((i) => !written.has(i) && !(i.batch && !i.batch.moved));
+    // A journal row resent from an earlier run is written already, with its key; so is a key the ledger
+    // tracks record by record (pending or failed): its first body may have reached the server, and
+    // rewriting it under no key would make the next resend a new body (test/e2e/resend-abandoned).
+    const unsent = items.filter((i) => !written.has(i) && !i.perRecord && !(i.batch && !i.batch.moved));
     if (unsent.length > 0) writePending(unsent, '');
   };
   const serverRejection = (
