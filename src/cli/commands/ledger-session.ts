@@ -40,6 +40,10 @@ export async function withLedger(
   try {
     const ledger = openLedger(settings.statePath);
     try {
+      // Lookups read the records table, not the journal: what earlier runs settled there must be merged
+      // before any key is looked up. This run holds the lock, so any other unfinished run is dead, even
+      // one whose pid a live process now has (openLedger's merge-if-idle would skip for it).
+      ledger.merge();
       const targetId = ledger.target(targetOf(settings.baseUrl!, settings.apiKey!));
       const runId = ledger.beginRun({ command: run.command, files: run.files });
       const started = Date.now();
