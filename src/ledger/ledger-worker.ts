@@ -19,9 +19,13 @@ const methods = ledger as unknown as Record<string, (...args: unknown[]) => unkn
 port.on('message', (call: WorkerCall) => {
   try {
     if (call.method === 'close') {
-      ledger.close();
-      port.postMessage({ id: call.id, result: undefined });
-      port.close();
+      // The port closes whatever the close did, or the thread would keep the process alive.
+      try {
+        ledger.close();
+        port.postMessage({ id: call.id, result: undefined });
+      } finally {
+        port.close();
+      }
       return;
     }
     port.postMessage({ id: call.id, result: methods[call.method]!.apply(ledger, call.args) });

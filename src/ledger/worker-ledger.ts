@@ -53,8 +53,17 @@ class Thread {
 
   /** Answers every call sent before, closes the worker's ledger and ends it. */
   async close(): Promise<void> {
-    if (this.#failure) return;
-    await this.call('close', []);
+    if (this.#failure) {
+      await this.worker.terminate();
+      return;
+    }
+    try {
+      await this.call('close', []);
+    } catch (error) {
+      // A close that failed (the final merge: SQLITE_FULL, SQLITE_BUSY) must not leave the thread running.
+      await this.worker.terminate();
+      throw error;
+    }
     await new Promise<void>((resolve) => {
       if (this.#failure) resolve();
       else this.worker.once('exit', () => resolve());

@@ -62,8 +62,19 @@ export async function withLedger(
           ? undefined
           : new WorkerLedger(ledger, { lookups: split === 'lookups' ? 'worker' : 'main' });
       try {
-        const summary = await body({ ledger: worker ?? ledger, targetId, runId }).finally(() =>
-          worker?.close(),
+        const summary = await body({ ledger: worker ?? ledger, targetId, runId }).then(
+          async (done) => {
+            // What the run delivered is in the journal even if the final merge fails: keep its summary.
+            await worker?.close().catch((error: unknown) => {
+              throw Object.assign(error as Error, { summary: done });
+            });
+            return done;
+          },
+          async (error: unknown) => {
+            // The run's own error is the one to report; a failed close after it is secondary.
+            await worker?.close().catch(() => undefined);
+            throw error;
+          },
         );
         finish(summary, exitCode(summary));
         return summary;
