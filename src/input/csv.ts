@@ -129,7 +129,7 @@ class CsvRowCollector implements CsvTokenSink {
     // A row holding most of the wanted columns is the header: the error is about the columns it lacks.
     if (nearest && nearest.miss.held * 2 > nearest.miss.wanted) {
       return new ConfigError(`${file}:${nearest.line}: the header ${nearest.miss.problem}`, {
-        hint: `the header (line ${nearest.line}) has: ${preview(nearest.cells)}; fix the mapping's column names to match it`,
+        hint: `the header (line ${nearest.line}) has: ${previewCells(nearest.cells)}; fix the mapping's column names to match it`,
       });
     }
     const own = this.isHeader.noHeader?.(file, this.firstNonBlank);
@@ -138,7 +138,7 @@ class CsvRowCollector implements CsvTokenSink {
     const seen =
       this.firstNonBlank === undefined
         ? 'every row is blank'
-        : `the first non-blank row was: ${preview(this.firstNonBlank)}`;
+        : `the first non-blank row was: ${previewCells(this.firstNonBlank)}`;
     const expected = this.expectedHeader ? ` (expected ${this.expectedHeader})` : '';
     const closest = nearest ? `; the nearest is line ${nearest.line}, which ${nearest.miss.problem}` : '';
     return new ConfigError(`${file}: no header row found ${where}${expected}; ${seen}${closest}`, {
@@ -147,7 +147,8 @@ class CsvRowCollector implements CsvTokenSink {
   }
 }
 
-function preview(cells: string[]): string {
+/** Cells as a quoted list for a message, cut at 200 characters. */
+export function previewCells(cells: readonly string[]): string {
   const text = cells.map((cell) => JSON.stringify(cell)).join(', ');
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

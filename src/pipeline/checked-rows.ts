@@ -2,6 +2,7 @@
 // configured), folds continuation rows, runs the JS transform, validates, and flags duplicate ids.
 import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError, NoPresetError, UnlinkableError, WrongReportError } from '../errors.js';
+import { previewCells } from '../input/csv.js';
 import type { HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from '../input/types.js';
 import { contentHash } from '../ledger/record-key.js';
 import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
@@ -169,11 +170,6 @@ const NO_MAPPING_HINT =
 function unmappedRequired(mapping: WrittenMapping | undefined): string[] {
   const fields = mapping?.fields ?? {};
   return (['conversionValue', 'conversionDatetime'] as const).filter((f) => fields[f] === undefined);
-}
-
-function previewCells(cells: string[]): string {
-  const text = cells.map((cell) => JSON.stringify(cell)).join(', ');
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** A row that is not revenue, on purpose: a skip or keep rule, refunded in full, the transform's null. */
