@@ -32,7 +32,12 @@ export async function createProgress(
   now: () => number,
   options: { spinner?: boolean } = {},
 ): Promise<Progress> {
-  const tty = options.spinner !== false && hasSpinnerWidth(io.stderr) && !io.env.CI && mode !== 'quiet';
+  const tty =
+    options.spinner !== false &&
+    hasSpinnerWidth(io.stderr) &&
+    !io.env.CI &&
+    io.env.TERM !== 'dumb' &&
+    mode !== 'quiet';
   const started = now();
   let rows = 0;
   let delivered = 0;
@@ -45,7 +50,13 @@ export async function createProgress(
   let spinner: { text: string; stop(): void; clear(): void; render(): void; start(): unknown } | undefined;
   if (tty) {
     const { default: ora } = await import('ora');
-    spinner = ora({ stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean }, text: 'starting' });
+    // The decision is made above from the run's own environment (io.env); ora's default reads
+    // process.env.CI itself, which disagreed with io.env under a CI runner and drew nothing.
+    spinner = ora({
+      stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean },
+      text: 'starting',
+      isEnabled: true,
+    });
     spinner.start();
   }
   // ora redraws on its own timer, not only on our events: a terminal resized to 0 columns must stop it at

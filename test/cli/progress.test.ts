@@ -100,3 +100,28 @@ describe('the spinner on a terminal resized to 0 columns', () => {
     progress.stop();
   });
 });
+
+describe('no spinner where a terminal cannot draw one', () => {
+  it.each([
+    ['TERM=dumb', { TERM: 'dumb' }],
+    ['CI set in the run environment', { CI: 'true' }],
+  ])('%s: plain lines, no frames', async (_name, env) => {
+    const err = Object.assign(new PassThrough().setEncoding('utf8'), { isTTY: true, columns: 80 });
+    let stderr = '';
+    err.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const io = {
+      stdout: new PassThrough(),
+      stderr: err,
+      stdin: new PassThrough(),
+      env,
+      cwd: '.',
+    } as unknown as CliIO;
+    const progress = await createProgress(io, 'normal', () => 0);
+    progress.hooks.onFileDone?.('a.csv', 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    progress.stop();
+    expect(stderr).toBe('a.csv: 3 rows\n');
+  });
+});
