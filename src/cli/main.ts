@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { isRevimportError, UsageError } from '../errors.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
+import { tuneHeap } from './heap.js';
 import { type CliIO, processIO } from './io.js';
 import { createProgram } from './program.js';
 import { explainCodes } from './system-errors.js';
@@ -56,6 +57,7 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
 
 /** Used by bin/revimport.js: wires the real process, signals included. */
 export async function run(): Promise<void> {
+  tuneHeap(process.execArgv);
   const controller = new AbortController();
   let signalCode: number | undefined;
   // `once`: a second Ctrl-C gets Node's default handling and ends the process at once.
