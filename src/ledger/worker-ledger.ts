@@ -5,7 +5,7 @@
 // lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read the next
 // rows while a chunk is looked up.
 import { Worker } from 'node:worker_threads';
-import type { Ledger } from './ledger.js';
+import { type Ledger, packJournal } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type {
   DeliveredAmount,
@@ -103,7 +103,8 @@ export class WorkerLedger implements LedgerPort {
     entries: readonly JournalEntry[],
     body: string,
   ): Promise<number> {
-    return this.#call('journalBatch', [targetId, runId, idempotencyKey, entries, body]);
+    const keys = packJournal(entries);
+    return this.#call('journalPacked', [targetId, runId, idempotencyKey, entries.length, keys, body]);
   }
 
   settleBatch(batchId: number): Promise<number> {
