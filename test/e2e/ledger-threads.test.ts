@@ -16,16 +16,30 @@ afterEach(async () => {
   await receiver.close();
 });
 
-it.each([['0'], [undefined], ['lookups']])(
-  'REVIMPORT_LEDGER_WORKER=%s: every record once, the re-run sends nothing',
-  async (split) => {
+// Node's own debug log (NODE_DEBUG=worker) says which workers the run started: 0, 1 and 2 ledger workers.
+const ledgerWorkers = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter((line) => /WORKER \d+: \[\d+\] starts worker script \S*ledger-worker\.js/.test(line)).length;
+
+it.each([
+  ['0', 0],
+  [undefined, 1],
+  ['lookups', 2],
+])(
+  'REVIMPORT_LEDGER_WORKER=%s: every record once, the re-run sends nothing (%i ledger workers)',
+  async (split, workers) => {
     const work = tempDir();
     const state = path.join(work, 'ledger.db');
     const config = writeConfig(work);
     const file = writeExport(work, 'orders.csv', { to: 3000, invalid: [7] });
     const env = { ...pushEnv(receiver.url, key, state), REVIMPORT_LEDGER_WORKER: split };
     const flags = ['--json', '--batch-size', '100'];
-    const first = await runCli(['push', file, '-c', config, ...flags], { cwd: work, env });
+    const first = await runCli(['push', file, '-c', config, ...flags], {
+      cwd: work,
+      env: { ...env, NODE_DEBUG: 'worker' },
+    });
+    expect(ledgerWorkers(first.stderr)).toBe(workers);
     expect(JSON.parse(first.stdout)).toMatchObject({ valid: 2999, sent: 2999, pending: 0, failed: 0 });
     expect(acceptedIds(receiver.accepted)).toEqual(range(1, 3000).filter((id) => id !== 7));
     expect(repeats(receiver.accepted).size).toBe(0);
