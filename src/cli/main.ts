@@ -1,6 +1,7 @@
 // The entry point: build the program, parse, and the single catch that turns errors into exit codes.
 import { CommanderError } from 'commander';
 import { isRevimportError, UsageError } from '../errors.js';
+import { ledgerStorageError } from '../ledger/storage-error.js';
 import { ExitCode, exitCodeForError } from './exit-codes.js';
 import { tuneHeap } from './heap.js';
 import { type CliIO, processIO } from './io.js';
@@ -20,7 +21,8 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
-  } catch (error) {
+  } catch (thrown) {
+    const error = ledgerStorageError(thrown);
     if (error instanceof CommanderError) {
       // --help and --version end with a CommanderError too; those are successes.
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;

@@ -31,6 +31,11 @@ port.on('message', (call: WorkerCall) => {
     port.postMessage({ id: call.id, result: methods[call.method]!.apply(ledger, call.args) });
   } catch (error) {
     const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
-    port.postMessage({ id: call.id, error: { name, message, stack } });
+    // The code (SQLITE_FULL...) tells a full disk from a bug on the other side (storage-error.ts).
+    const code = (error as { code?: unknown }).code;
+    port.postMessage({
+      id: call.id,
+      error: { name, message, stack, ...(typeof code === 'string' ? { code } : {}) },
+    });
   }
 });

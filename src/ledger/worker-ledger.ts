@@ -16,7 +16,11 @@ import type {
   PendingEntry,
 } from './types.js';
 
-type Answer = { id: number; result?: unknown; error?: { name: string; message: string; stack?: string } };
+type Answer = {
+  id: number;
+  result?: unknown;
+  error?: { name: string; message: string; stack?: string; code?: string };
+};
 
 /** One worker thread and the calls it has not answered yet. */
 class Thread {
@@ -38,8 +42,10 @@ class Thread {
       if (!answer.error) return waiter?.resolve(answer.result);
       waiter?.reject(Object.assign(new Error(answer.error.message), answer.error));
     });
-    this.worker.on('error', (error) => this.#fail(error));
-    this.worker.on('exit', () => this.#fail(new Error('the ledger worker stopped')));
+    // A worker that ends before close (an uncaught error, out of memory) fails every call since: the run
+    // stops with what it did recorded (storage-error.ts turns this into exit 4).
+    this.worker.on('error', (error) => this.#fail(workerExit(`its worker thread failed: ${error.message}`)));
+    this.worker.on('exit', (code) => this.#fail(workerExit(`its worker thread ended (exit code ${code})`)));
   }
 
   call<T>(method: string, args: unknown[]): Promise<T> {
@@ -75,6 +81,10 @@ class Thread {
     for (const waiter of this.#waiting.values()) waiter.reject(this.#failure);
     this.#waiting.clear();
   }
+}
+
+function workerExit(message: string): Error {
+  return Object.assign(new Error(message), { name: 'LedgerWorkerExit' });
 }
 
 export class WorkerLedger implements LedgerPort {

@@ -5,6 +5,7 @@ import type { Settings } from '../../config/settings.js';
 import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import { acquireLock } from '../../ledger/lock.js';
+import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
 import { WorkerLedger } from '../../ledger/worker-ledger.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
@@ -79,12 +80,19 @@ export async function withLedger(
         finish(summary, exitCode(summary));
         return summary;
       } catch (error) {
-        // A run ended by an error still records what it did and the code it exits with.
-        finish((error as ErrorWithSummary).summary, exitCodeForError(error));
+        // A run ended by an error still records what it did and the code it exits with. A ledger that
+        // cannot be written (a full disk) cannot record it either: the run's own error is what to report.
+        // Closed here, so that a close failing the same way does not replace the run's error either.
+        try {
+          finish((error as ErrorWithSummary).summary, exitCodeForError(ledgerStorageError(error)));
+        } catch {}
+        try {
+          ledger.close();
+        } catch {}
         throw error;
       }
     } finally {
-      ledger.close();
+      ledger.close(); // a no-op once closed
     }
   } finally {
     release();

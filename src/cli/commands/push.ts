@@ -14,6 +14,7 @@ import {
   UsageError,
 } from '../../errors.js';
 import { defaultLedgerPath } from '../../ledger/paths.js';
+import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
@@ -294,9 +295,11 @@ async function reported(
   let outcome: Outcome;
   try {
     outcome = await body(known);
-  } catch (error) {
+  } catch (thrown) {
     // The run ended early (a refused key, an unreadable later file): what it did is still the result.
-    const partial = (error as ErrorWithSummary).summary;
+    const partial = (thrown as ErrorWithSummary).summary;
+    // A ledger that could not be written (full disk...) stops the run as a delivery that cannot go on.
+    const error = ledgerStorageError(thrown, known.prepared?.settings.statePath);
     const exitCode = signalExitCode(context) ?? exitCodeForError(error);
     if (json) {
       const line = runJson(stamp, { summary: partial, check, exitCode, target: target(), error });
