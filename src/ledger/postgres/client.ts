@@ -1,0 +1,82 @@
+// The PostgreSQL client (postgres.js) as the ledger and its lock use it: one configuration, which errors mean
+// the server or the connection is gone, and what to tell the user when the ledger cannot be opened.
+import postgres from 'postgres';
+import { ConfigError } from '../../errors.js';
+import { type ConnectionSource, connectionOptions } from './connection.js';
+
+/** Error codes and classes that mean the server or the connection went away, not a wrong statement. */
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  // 08: connection exception; 57P01-57P03: admin shutdown, crash shutdown, cannot connect now.
+  return connectionCodes.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code);
+}
+
+export type Sql = postgres.Sql<Record<string, never>>;
+
+/** Client options shared by the ledger's connections and the lock's. */
+export function clientFor(source: ConnectionSource, applicationName: string, max = 1): Sql {
+  const options = connectionOptions(source);
+  return postgres({
+    host: options.host,
+    port: options.port,
+    database: options.database,
+    username: options.username,
+    password: options.password,
+    ssl: options.ssl,
+    max,
+    onnotice: () => {},
+    connect_timeout: 10,
+    connection: { application_name: applicationName, ...options.connection },
+    // bigint ids and epoch ms are numbers, as the SQLite ledger returns them (exact below 2^53).
+    types: {
+      bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
+    } as unknown as Record<string, never>,
+  }) as unknown as Sql;
+}
+
+/** Why the ledger database could not be opened, said so that the user can act on it (exit 2). */
+export function openError(error: unknown, location: string): unknown {
+  if (error instanceof ConfigError) return error;
+  const code = (error as { code?: unknown })?.code;
+  const message = (error as Error)?.message ?? String(error);
+  if (code === '28P01' || code === '28000') {
+    return new ConfigError(`the ledger database ${location} refused the login: ${message}`, {
+      hint: 'Check the user and password (in the URL, statePasswordFile, or PGPASSWORD).',
+      cause: error,
+    });
+  }
+  if (code === '3D000') {
+    return new ConfigError(`the ledger database ${location} does not exist: ${message}`, {
+      hint: 'Create it (createdb), or point --state at an existing database.',
+      cause: error,
+    });
+  }
+  if (code === '42501') {
+    return new ConfigError(`no right to create the ledger's tables in ${location}: ${message}`, {
+      hint: 'Grant the user CREATE on the database (for the schema "revimport"), or create it once as its owner.',
+      cause: error,
+    });
+  }
+  if (isConnectionError(error)) {
+    return new ConfigError(`cannot reach the ledger database ${location}: ${message}`, {
+      hint: 'Check the host and port in --state (or PGHOST/PGPORT), that the server runs, and sslmode.',
+      cause: error,
+    });
+  }
+  return error;
+}
