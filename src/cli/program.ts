@@ -21,7 +21,10 @@ function addDeliveryOptions(command: Command): Command {
       '--base-url <url>',
       'CRM base URL; revimport posts to {base-url}/api/revenues (env REVIMPORT_BASE_URL)',
     )
-    .option('--state <path>', 'ledger file (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)')
+    .option(
+      '--state <path|url>',
+      'ledger file or postgres:// URL (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)',
+    )
     .option('--batch-size <n>', 'records per request (default 500; bodies are also capped at 1 MiB)')
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
     .option('--retries <n>', 'retries per request for network errors, 408, 429 and 5xx (default 5)')
@@ -117,7 +120,7 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     .command('history')
     .description('list past runs from the ledger')
     .option('-c, --config <path>', 'config file whose `state` names the ledger')
-    .option('--state <path>', 'ledger file')
+    .option('--state <path>', 'ledger file, or postgres:// URL')
     .option('-n, --limit <n>', 'runs to show', '20')
     .option('--json', 'print JSON')
     .action(async (options: Record<string, unknown>) => {

@@ -5,10 +5,9 @@
 import { hash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import type postgres from 'postgres';
 import { DeliveryError, LockError } from '../../errors.js';
 import type { Target } from '../target.js';
-import { clientFor, isConnectionError, openError } from './client.js';
+import { clientFor, isConnectionError, openError, type Sql } from './client.js';
 import type { ConnectionSource } from './connection.js';
 import { maskUrl } from './connection.js';
 
@@ -44,19 +43,21 @@ export async function acquireAdvisoryLock(
   const location = maskUrl(source.url);
   const started = new Date(now()).toISOString();
   // Another host's LockError names this one by it (pg_stat_activity.application_name, 64 bytes at most).
-  const sql = clientFor(source, `revimport lock ${process.pid}@${hostname()} ${started}`.slice(0, 63));
-  const [namespace, key] = lockKeys(target);
+  // One connection (max 1): the lock is that connection's, and its closing means the lock is gone.
+  let held = false;
   let lost: Error | undefined;
+  const sql = clientFor(source, `revimport lock ${process.pid}@${hostname()} ${started}`.slice(0, 63), () => {
+    if (held) lost ??= new Error('the connection holding the lock closed');
+  });
+  const [namespace, key] = lockKeys(target);
   let released = false;
   const deadline = now() + waitMs;
   try {
-    // One connection for the lock's life: reserved, so the pool never swaps it for another.
-    const connection = await sql.reserve();
     for (;;) {
-      const rows = await connection.unsafe('SELECT pg_try_advisory_lock($1, $2) AS locked', [namespace, key]);
+      const rows = await sql.unsafe('SELECT pg_try_advisory_lock($1, $2) AS locked', [namespace, key]);
       if (rows[0]!.locked === true) break;
       if (now() >= deadline) {
-        const holder = await holderOf(connection, namespace, key);
+        const holder = await holderOf(sql, namespace, key);
         throw new LockError(
           `another run is active for ${target.baseUrl} on the ledger ${location}${holder}`,
           {
@@ -66,13 +67,7 @@ export async function acquireAdvisoryLock(
       }
       await sleep(pollMs);
     }
-    // Watch the connection: a query that fails means it is gone, and the lock with it.
-    const watch = setInterval(() => {
-      connection.unsafe('SELECT 1').catch((error: unknown) => {
-        lost ??= error instanceof Error ? error : new Error(String(error));
-      });
-    }, 1000);
-    watch.unref();
+    held = true;
     return {
       check() {
         if (!lost) return;
@@ -84,13 +79,13 @@ export async function acquireAdvisoryLock(
       async release() {
         if (released) return;
         released = true;
-        clearInterval(watch);
         try {
-          if (!lost) await connection.unsafe('SELECT pg_advisory_unlock($1, $2)', [namespace, key]);
+          // Closing the connection releases the lock too; the unlock makes it immediate on a pooled server.
+          if (!lost) await sql.unsafe('SELECT pg_advisory_unlock($1, $2)', [namespace, key]);
         } catch {
           // The connection is gone: so is the lock.
         } finally {
-          connection.release();
+          held = false;
           await sql.end({ timeout: 5 });
         }
       },
@@ -105,11 +100,7 @@ export async function acquireAdvisoryLock(
 }
 
 /** Who holds the lock, as `pg_stat_activity` tells it: " (revimport lock 123@host 2026-...)". */
-async function holderOf(
-  connection: postgres.ReservedSql<Record<string, never>>,
-  namespace: number,
-  key: number,
-): Promise<string> {
+async function holderOf(connection: Sql, namespace: number, key: number): Promise<string> {
   try {
     const rows = await connection.unsafe(
       `SELECT a.application_name, a.client_addr::text AS addr FROM pg_locks AS l

@@ -29,7 +29,7 @@ export function isConnectionError(error: unknown): boolean {
 export type Sql = postgres.Sql<Record<string, never>>;
 
 /** Client options shared by the ledger's connections and the lock's. */
-export function clientFor(source: ConnectionSource, applicationName: string, max = 1): Sql {
+export function clientFor(source: ConnectionSource, applicationName: string, onclose?: () => void): Sql {
   const options = connectionOptions(source);
   return postgres({
     host: options.host,
@@ -38,8 +38,11 @@ export function clientFor(source: ConnectionSource, applicationName: string, max
     username: options.username,
     password: options.password,
     ssl: options.ssl,
-    max,
+    max: 1,
     onnotice: () => {},
+    onclose,
+    // postgres.js ends a connection after 30 to 60 minutes by default: the lock's must live as long as the run.
+    max_lifetime: null,
     connect_timeout: 10,
     connection: { application_name: applicationName, ...options.connection },
     // bigint ids and epoch ms are numbers, as the SQLite ledger returns them (exact below 2^53).

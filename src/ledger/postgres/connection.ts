@@ -4,10 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../../errors.js';
 
-/** `postgres://` or `postgresql://`: a PostgreSQL ledger; anything else is an SQLite file path. */
-export function isPostgresUrl(state: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(state);
-}
+export { isPostgresUrl } from '../paths.js';
 
 /** The URL with any password replaced by `***`, for messages, history and --json. */
 export function maskUrl(url: string): string {
