@@ -129,6 +129,21 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     });
 
   program
+    .command('ledger')
+    .description('move the ledger')
+    .command('copy')
+    .description('copy an SQLite ledger (its runs and records) into a PostgreSQL ledger')
+    .requiredOption('--to <url>', 'the PostgreSQL ledger: postgres://user@host:5432/database')
+    .option('--password-file <path>', "a file holding the PostgreSQL ledger's password")
+    .option('-c, --config <path>', 'config file whose `state` names the SQLite ledger')
+    .option('--state <path>', 'the SQLite ledger file to copy')
+    .option('--json', 'print JSON')
+    .action(async (options: Record<string, unknown>) => {
+      const { ledgerCopyCommand } = await import('./commands/ledger-copy.js');
+      context.setExitCode(await ledgerCopyCommand(options, context));
+    });
+
+  program
     .command('presets')
     .description('list the built-in presets, or show one')
     .argument('[name]', 'preset to show')

@@ -1,47 +1,18 @@
 // `revimport history`: the runs recorded in the ledger (an SQLite file or a PostgreSQL database), newest first.
 
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../../config/load.js';
 import { UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
-import { defaultLedgerPath, isPostgresUrl } from '../../ledger/paths.js';
+import { isPostgresUrl } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import type { RunRow } from '../../ledger/types.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
-
-/**
- * --state, else the config's `state` (a path relative to the config file), else the default location; a
- * PostgreSQL URL as written, with its password file (config `statePasswordFile`, REVIMPORT_STATE_PASSWORD_FILE).
- */
-async function ledgerFor(
-  options: Record<string, unknown>,
-  io: CommandContext['io'],
-): Promise<{ state: string; passwordFile?: string }> {
-  const configPath = typeof options.config === 'string' ? options.config : undefined;
-  const flag = typeof options.state === 'string' ? options.state : undefined;
-  const loaded =
-    flag === undefined || isPostgresUrl(flag) ? await loadConfig({ configPath, cwd: io.cwd }) : undefined;
-  const fromEnv = io.env.REVIMPORT_STATE_PASSWORD_FILE;
-  const passwordFile =
-    fromEnv !== undefined && fromEnv !== ''
-      ? path.resolve(io.cwd, fromEnv)
-      : loaded?.config.statePasswordFile && path.resolve(loaded.baseDir, loaded.config.statePasswordFile);
-  const ofState = (state: string, base: string) => (isPostgresUrl(state) ? state : path.resolve(base, state));
-  if (flag !== undefined) return { state: ofState(flag, io.cwd), passwordFile };
-  if (loaded?.config.state) return { state: ofState(loaded.config.state, loaded.baseDir), passwordFile };
-  return { state: defaultLedgerPath(io.env, homedir()), passwordFile };
-}
+import { type LedgerLocation, ledgerLocation } from './ledger-location.js';
 
 /** The runs, newest first: none when the SQLite file does not exist yet (history creates nothing). */
-async function readRuns(
-  ledger: { state: string; passwordFile?: string },
-  env: CommandContext['io']['env'],
-  limit: number,
-) {
+async function readRuns(ledger: LedgerLocation, env: CommandContext['io']['env'], limit: number) {
   if (isPostgresUrl(ledger.state)) {
     const store = await PostgresLedger.open(
       { url: ledger.state, passwordFile: ledger.passwordFile, env },
@@ -69,7 +40,7 @@ export async function historyCommand(
   const { io } = context;
   const limit = Number(options.limit ?? 20);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
-  const ledger = await ledgerFor(options, io);
+  const ledger = await ledgerLocation(options, io);
   const runs: RunRow[] = await readRuns(ledger, io.env, limit);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(runs)}\n`);

@@ -27,6 +27,7 @@ export function isConnectionError(error: unknown): boolean {
 }
 
 export type Sql = postgres.Sql<Record<string, never>>;
+export type TransactionSql = postgres.TransactionSql<Record<string, never>>;
 
 /** Client options shared by the ledger's connections and the lock's. */
 export function clientFor(source: ConnectionSource, applicationName: string, onclose?: () => void): Sql {

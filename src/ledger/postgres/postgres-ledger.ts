@@ -5,7 +5,6 @@
 // commit) before its request; settles commit without waiting for the WAL flush: one lost is one resend of
 // that body under its Idempotency-Key, which the server deduplicates (the SQLite ledger's NORMAL, ledger.ts).
 import { hostname } from 'node:os';
-import type postgres from 'postgres';
 import { ConfigError, DeliveryError } from '../../errors.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
@@ -23,7 +22,7 @@ import type {
   RunRow,
   StateCounts,
 } from '../types.js';
-import { clientFor, isConnectionError, openError, type Sql } from './client.js';
+import { clientFor, isConnectionError, openError, type Sql, type TransactionSql } from './client.js';
 import { type ConnectionSource, maskUrl } from './connection.js';
 import { bootstrap, postgresMigrations } from './schema.js';
 import { pgSql } from './statements.js';
@@ -322,6 +321,11 @@ export class PostgresLedger implements LedgerStore {
     });
   }
 
+  /** Runs `work` in one transaction on the write connection, after the writes called before it (copy-ledger.ts). */
+  transaction<T>(work: (sql: TransactionSql) => Promise<T>): Promise<T> {
+    return this.#serial((sql) => sql.begin(work) as Promise<T>);
+  }
+
   /** Moves every delivered journal row's records into `records`, in one statement. Returns how many. */
   merge(): Promise<number> {
     return this.#serial(async (sql) => {
@@ -348,7 +352,7 @@ export class PostgresLedger implements LedgerStore {
     );
   }
 
-  async #reserveSeq(sql: Sql | postgres.TransactionSql<Record<string, never>>): Promise<number> {
+  async #reserveSeq(sql: Sql | TransactionSql): Promise<number> {
     return (await sql.unsafe(pgSql.nextSeq))[0]!.first as number;
   }
 
@@ -385,10 +389,7 @@ export class PostgresLedger implements LedgerStore {
 }
 
 /** A write whose loss in a crash costs one resend at most: committed without waiting for the WAL flush. */
-function lazily<T>(
-  sql: Sql,
-  write: (tx: postgres.TransactionSql<Record<string, never>>) => Promise<T>,
-): Promise<T> {
+function lazily<T>(sql: Sql, write: (tx: TransactionSql) => Promise<T>): Promise<T> {
   return sql.begin(async (tx) => {
     await tx.unsafe('SET LOCAL synchronous_commit = off');
     return write(tx);
