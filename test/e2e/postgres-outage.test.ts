@@ -55,7 +55,7 @@ describe.skipIf(skipPostgres())('the PostgreSQL ledger going away mid-run', () =
       const first = await run.done;
       expect(first.code, first.stderr).toBe(4);
       expect(first.stderr).toMatch(
-        /ledger database postgres:\/\/revimport:\*\*\*@127\.0\.0\.1:\d+\/postgres/,
+        /(lost the connection to the ledger database|lost the run lock on the ledger) postgres:\/\/revimport:\*\*\*@127\.0\.0\.1:\d+\/postgres/,
       );
       expect(first.stderr).not.toContain(server.password);
       expect(receiver.accepted.length).toBeLessThan(rows);

@@ -41,6 +41,9 @@ export interface OpenPostgresLedgerOptions {
   readonly applicationName?: string;
 }
 
+/** Records merged at once after which the records table's statistics are refreshed (ANALYZE). */
+const analyzeAfter = 10_000;
+
 /** Delivered journal records that trigger a merge into records. */
 const journalMergeThreshold = 200_000;
 
@@ -162,6 +165,10 @@ export class PostgresLedger implements LedgerStore {
     // One statement cannot upsert a key twice: the last entry of a key wins, as in SQLite.
     const unique = [...new Map(entries.map((e) => [e.key, e])).values()];
     return this.#serial(async (sql) => {
+      // records has no foreign keys (schema.ts): the run is checked here, as SQLite's key would.
+      if ((await sql.unsafe(pgSql.runExists, [runId])).length === 0) {
+        throw new Error(`FOREIGN KEY constraint failed: no run ${runId} in the ledger`);
+      }
       const first = await this.#reserveSeq(sql);
       const rows = await sql.unsafe(pgSql.markPending, [
         targetId,
@@ -214,7 +221,7 @@ export class PostgresLedger implements LedgerStore {
 
   async settleBatch(batchId: number): Promise<number> {
     const size = await this.#serial(async (sql) => {
-      const rows = await lazily(sql, (tx) => tx.unsafe(pgSql.settleBatch, [batchId, this.#now()]));
+      const rows = await sql.unsafe(pgSql.settleBatch, [batchId, this.#now()]);
       return rows.length === 0 ? 0 : (rows[0]!.size as number);
     });
     this.#journalSettled += size;
@@ -329,8 +336,18 @@ export class PostgresLedger implements LedgerStore {
   /** Moves every delivered journal row's records into `records`, in one statement. Returns how many. */
   merge(): Promise<number> {
     return this.#serial(async (sql) => {
-      const merged = (await sql.unsafe(pgSql.merge)).count;
+      // A sort of the merged keys in memory, not in temp files (4 MB by default spilled at 200,000 records).
+      const merged = (
+        await sql.begin(async (tx) => {
+          await tx.unsafe(`SET LOCAL work_mem = '64MB'`);
+          return tx.unsafe(pgSql.merge);
+        })
+      ).count;
       this.#journalSettled = 0;
+      // Fresh statistics after a bulk merge: autovacuum analyzes only after its naptime, and until then the
+      // next run's lookups were planned for a much smaller table (a re-run right after a 200,000-record
+      // push measured 28 s instead of 9 s). Sampling costs a fraction of a second.
+      if (merged >= analyzeAfter) await sql.unsafe('ANALYZE revimport.records');
       return merged;
     });
   }

@@ -33,13 +33,16 @@ CREATE TABLE revimport.runs (
   host        text
 );
 
+-- No foreign keys on records: a merge writes hundreds of thousands of rows at once, and the two key
+-- checks per row doubled its time (EXPLAIN ANALYZE, 200,000 records: 3.1 s of 6.8 s). Every target_id and
+-- run_id written comes from a journal row (whose keys are checked) or from markPending, which checks its run.
 CREATE TABLE revimport.records (
-  target_id       bigint NOT NULL REFERENCES revimport.targets (id),
+  target_id       bigint NOT NULL,
   key             text   NOT NULL,
   content_hash    text   NOT NULL,
   state           text   NOT NULL CHECK (state IN ('pending', 'delivered', 'rejected', 'failed')),
   idempotency_key text,
-  run_id          bigint REFERENCES revimport.runs (id),
+  run_id          bigint,
   seq             bigint NOT NULL DEFAULT 0,
   first_seen      bigint NOT NULL,
   updated_at      bigint NOT NULL,

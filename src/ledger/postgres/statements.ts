@@ -12,6 +12,7 @@ export const pgSql = {
   finishRun: `UPDATE revimport.runs SET counts = $1, exit_code = $2, duration_ms = $3, finished_at = $4
     WHERE id = $5`,
   history: 'SELECT * FROM revimport.runs ORDER BY id DESC LIMIT $1',
+  runExists: 'SELECT 1 FROM revimport.runs WHERE id = $1',
 
   lookup: `SELECT key, state, content_hash, currency, value FROM revimport.records
     WHERE target_id = $1 AND key = ANY ($2::text[])`,
@@ -63,8 +64,12 @@ export const pgSql = {
     VALUES ($1, $2, nextval('revimport.seq') * 16777216, $3, $4, 'pending', $5::text[], $6::text[],
       $7::text[], $8::float8[], $9, $10, $10)
     RETURNING id`,
+  // One statement, one round trip, committed without waiting for the WAL flush: set_config(..., true) holds
+  // for this statement's own (implicit) transaction, whose commit reads it (postgres-ledger.ts, module comment).
   settleBatch: `UPDATE revimport.batches SET state = 'delivered', body = NULL, updated_at = $2
-    WHERE id = $1 AND state = 'pending' RETURNING size`,
+    WHERE id = $1 AND state = 'pending'
+      AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL
+    RETURNING size`,
   journalRow: `SELECT target_id, run_id, seq, idempotency_key, keys, hashes, body FROM revimport.batches
     WHERE id = $1 AND state = 'pending' FOR UPDATE`,
   dropBatch: 'DELETE FROM revimport.batches WHERE id = $1',
