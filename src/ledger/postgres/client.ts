@@ -34,7 +34,7 @@ export type TransactionSql = postgres.TransactionSql<Record<string, never>>;
 export function clientFor(source: ConnectionSource, applicationName: string, onclose?: () => void): Sql {
   const options = connectionOptions(source);
   // `socket` is in postgres.js's options (connection.js createSocket), not in its types.
-  const socket = { socket: process.env.REVIMPORT_PG_NAGLE === '1' ? undefined : connectNoDelay };
+  const socket = { socket: connectNoDelay };
   return postgres({
     host: options.host,
     port: options.port,
