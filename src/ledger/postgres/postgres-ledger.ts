@@ -5,7 +5,7 @@
 // commit) before its request; settles commit without waiting for the WAL flush: one lost is one resend of
 // that body under its Idempotency-Key, which the server deduplicates (the SQLite ledger's NORMAL, ledger.ts).
 import { hostname } from 'node:os';
-import { ConfigError, DeliveryError } from '../../errors.js';
+import { DeliveryError } from '../../errors.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
@@ -24,7 +24,7 @@ import type {
 } from '../types.js';
 import { clientFor, isConnectionError, openError, type Sql, type TransactionSql } from './client.js';
 import { type ConnectionSource, maskUrl } from './connection.js';
-import { bootstrap, postgresMigrations } from './schema.js';
+import { migrate } from './migrate.js';
 import { pgSql } from './statements.js';
 
 export interface OpenPostgresLedgerOptions {
@@ -411,31 +411,4 @@ function lazily<T>(sql: Sql, write: (tx: TransactionSql) => Promise<T>): Promise
     await tx.unsafe('SET LOCAL synchronous_commit = off');
     return write(tx);
   }) as Promise<T>;
-}
-
-/**
- * Creates the schema on first use and applies the migrations not applied yet, each with its version row in
- * one transaction, under a transaction-level advisory lock (two hosts opening a new ledger at once).
- */
-async function migrate(sql: Sql, location: string): Promise<void> {
-  await sql.begin(async (tx) => {
-    await tx.unsafe(`SELECT pg_advisory_xact_lock(hashtext('revimport migrations'))`);
-    await tx.unsafe(bootstrap);
-    const rows = await tx.unsafe(
-      'SELECT coalesce(max(version), 0)::integer AS version FROM revimport.migrations',
-    );
-    const version = rows[0]!.version as number;
-    if (version > postgresMigrations.length) {
-      throw new ConfigError(
-        `the ledger ${location} has schema version ${version}, newer than this revimport supports (${postgresMigrations.length})`,
-        {
-          hint: 'Upgrade revimport on this host too: every host sharing a ledger needs a version that knows its schema.',
-        },
-      );
-    }
-    for (let next = version; next < postgresMigrations.length; next++) {
-      await tx.unsafe(postgresMigrations[next]!);
-      await tx.unsafe('INSERT INTO revimport.migrations (version) VALUES ($1)', [next + 1]);
-    }
-  });
 }
