@@ -3,7 +3,16 @@
 // /usr/lib/postgresql/<version>/bin (.ci/run installs Debian's postgresql), else PATH. initdb and postgres
 // refuse to run as root, so under root they run as `nobody` (setpriv), in a folder given to that user.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +68,12 @@ function asUser(command: string, args: string[]): [string, string[]] {
   return ['setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', command, ...args]];
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartOptions {
+  /** Serve TLS too (ssl=on) with this certificate and key (PEM file paths). */
+  readonly tls?: { readonly cert: string; readonly key: string };
+}
+
+export async function startPostgres(startOptions: StartOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (!existsSync(join(bin, 'initdb'))) throw new Error(`no initdb in ${bin} (REVIMPORT_PG_BIN)`);
   const dir = mkdtempSync(join(tmpdir(), 'revimport-pg-'));
@@ -87,6 +101,23 @@ export async function startPostgres(): Promise<PostgresServer> {
     '--locale=C',
   ]);
   execFileSync(initdb, initArgs, { stdio: 'pipe' });
+  const tlsOptions: string[] = [];
+  if (startOptions.tls) {
+    // The server reads its key only when the server's user owns it with mode 0600.
+    for (const [name, source] of [
+      ['server.crt', startOptions.tls.cert],
+      ['server.key', startOptions.tls.key],
+    ] as const) {
+      copyFileSync(source, join(dir, name));
+      chmodSync(join(dir, name), 0o600);
+      if (asRoot) chownSync(join(dir, name), 65534, 65534);
+    }
+    tlsOptions.push(
+      '-c ssl=on',
+      `-c ssl_cert_file=${join(dir, 'server.crt')}`,
+      `-c ssl_key_file=${join(dir, 'server.key')}`,
+    );
+  }
   const port = await freePort();
   const ctl = (args: string[]) => {
     const [command, argv] = asUser(join(bin, 'pg_ctl'), ['-D', data, ...args]);
@@ -101,6 +132,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     '-c fsync=off',
     '-c full_page_writes=off',
     '-c max_connections=200',
+    ...tlsOptions,
   ].join(' ');
   const start = async () => {
     ctl(['-w', '-l', join(dir, 'log'), '-o', options, 'start']);

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DeliveryError, LockError } from '../../errors.js';
 import type { Target } from '../target.js';
-import { clientFor, isConnectionError, openError, type Sql } from './client.js';
+import { clientFor, openError, type Sql } from './client.js';
 import type { ConnectionSource } from './connection.js';
 import { maskUrl } from './connection.js';
 
@@ -93,9 +93,8 @@ export async function acquireAdvisoryLock(
   } catch (error) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     if (error instanceof LockError) throw error;
-    throw isConnectionError(error) || (error as { code?: string }).code?.startsWith('28')
-      ? openError(error, location)
-      : error;
+    // The lock is the run's first connection: a wrong URL, login or certificate is reported from here.
+    throw openError(error, location);
   }
 }
 

@@ -20,6 +20,15 @@ const connectionCodes = new Set([
   'CONNECT_TIMEOUT',
 ]);
 
+/** Node's codes for a TLS certificate it refused (sslmode verify-ca / verify-full). */
+function isCertificateError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('ERR_TLS_CERT') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
+  );
+}
+
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   if (typeof code !== 'string') return false;
@@ -79,6 +88,15 @@ export function openError(error: unknown, location: string): unknown {
       hint: 'Grant the user CREATE on the database (for the schema "revimport"), or create it once as its owner.',
       cause: error,
     });
+  }
+  if (isCertificateError(error)) {
+    return new ConfigError(
+      `the ledger database ${location} has a certificate this machine does not accept: ${message}`,
+      {
+        hint: 'For a private CA give Node its certificate: NODE_EXTRA_CA_CERTS=/path/ca.pem; or lower sslmode to require (encrypted, not verified).',
+        cause: error,
+      },
+    );
   }
   if (isConnectionError(error)) {
     return new ConfigError(`cannot reach the ledger database ${location}: ${message}`, {
