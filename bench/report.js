@@ -14,6 +14,7 @@ const targets = [
   ['rerun', 'ceiling', 1.2, 'push of an already-sent file / ceiling <= 1.2 x'],
   ['prefilled', 'push', 1.15, 'push with a prefilled ledger / empty ledger <= 1.15 x'],
   ['check', 'ceiling', 1.1, '--check / ceiling <= 1.1 x'],
+  ['pg-push', 'push', 1.5, 'push into a PostgreSQL ledger / into SQLite <= 1.5 x (issue 15)'],
 ];
 const RSS_LIMIT_MIB = 150;
 
@@ -66,6 +67,8 @@ const labels = {
   check: 'push --check',
   prefilled: 'push, prefilled ledger',
   lookup: 'push --check, e-mail by lookup',
+  'pg-push': 'push, PostgreSQL ledger',
+  'pg-rerun': 'push again, PostgreSQL ledger',
 };
 
 export function formatTable(result) {

@@ -1,6 +1,8 @@
 // `npm run bench`: revimport against the csv-parse ceiling and the naive script, side by side in one run,
 // alternating over several rounds; prints a table and writes bench/results/latest.json.
 // Flags: --rows N (1000000) --rounds R (3) --prefill M --programs a,b --startup --cpu-prof
+// --state postgres://... also pushes into that PostgreSQL ledger (its schema `revimport` dropped before
+// each push), reported beside the SQLite push (issue 15).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     programs: { type: 'string' },
     startup: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
+    state: { type: 'string' },
   },
 });
 const rows = Number(values.rows);
@@ -145,14 +148,35 @@ if (prefilled) {
     check: (s) => s.sent === s.valid && s.rowsRead === rows,
   });
 }
+const postgresUrl = values.state;
+if (postgresUrl !== undefined) {
+  if (!/^postgres(ql)?:\/\//i.test(postgresUrl)) throw new Error('--state: a postgres:// URL');
+  allPrograms.push(
+    {
+      name: 'pg-push',
+      label: 'push, PostgreSQL ledger',
+      before: () => dropPostgresLedger(postgresUrl),
+      spec: () => push(postgresUrl, ['--rejects', rejectsFile]),
+      check: (s) => s.sent === s.valid && s.rowsRead === rows,
+    },
+    {
+      name: 'pg-rerun',
+      label: 'push again, PostgreSQL ledger',
+      spec: () => push(postgresUrl),
+      check: (s) => s.alreadySent === s.valid && s.sent === 0,
+    },
+  );
+}
 const wanted = values.programs?.split(',').map((s) => s.trim());
 const programs = wanted ? allPrograms.filter((p) => wanted.includes(p.name)) : allPrograms;
 if (wanted?.includes('rerun') && !wanted.includes('push')) throw new Error('--programs: rerun needs push');
+if (wanted?.includes('pg-rerun') && !wanted.includes('pg-push'))
+  throw new Error('--programs: pg-rerun needs pg-push');
 
 const runs = Object.fromEntries(programs.map((p) => [p.name, []]));
 for (let round = 0; round < rounds; round++) {
   for (const program of rotate(programs, round)) {
-    program.before?.();
+    await program.before?.();
     delivered = 0;
     const result = await measure({ cwd: workDir, ...program.spec() });
     const summary = parseSummary(result.stdout);
@@ -223,11 +247,27 @@ function rotate(list, round) {
   // push-again must follow push: rotate the list as a whole, then move rerun right after push.
   const shift = round % list.length;
   const turned = [...list.slice(shift), ...list.slice(0, shift)];
-  const rerun = turned.findIndex((p) => p.name === 'rerun');
-  if (rerun < 0) return turned;
-  const [item] = turned.splice(rerun, 1);
-  turned.splice(turned.findIndex((p) => p.name === 'push') + 1, 0, item);
+  for (const [again, first] of [
+    ['rerun', 'push'],
+    ['pg-rerun', 'pg-push'],
+  ]) {
+    const rerun = turned.findIndex((p) => p.name === again);
+    if (rerun < 0) continue;
+    const [item] = turned.splice(rerun, 1);
+    turned.splice(turned.findIndex((p) => p.name === first) + 1, 0, item);
+  }
   return turned;
+}
+
+/** An empty PostgreSQL ledger for the next push: the schema dropped (the next run creates it). */
+async function dropPostgresLedger(url) {
+  const { default: postgres } = await import('postgres');
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe('DROP SCHEMA IF EXISTS revimport CASCADE');
+  } finally {
+    await sql.end();
+  }
 }
 
 function parseSummary(stdout) {

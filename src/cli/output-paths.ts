@@ -3,6 +3,7 @@
 import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { isPostgresUrl } from '../ledger/paths.js';
 
 function statOf(file: string): Stats | undefined {
   try {
@@ -63,6 +64,8 @@ export function checkEmitPath(file: string): void {
 
 /** The ledger's folder is created on first use: its nearest existing ancestor must be a writable folder. */
 export function checkLedgerPath(file: string): void {
+  // A PostgreSQL ledger has no folder here: its URL is checked when the run connects.
+  if (isPostgresUrl(file)) return;
   const problem = problemWith(file, true);
   if (problem === undefined) return;
   throw new UsageError(`cannot create the ledger ${file}: ${problem}`, {

@@ -21,7 +21,10 @@ function addDeliveryOptions(command: Command): Command {
       '--base-url <url>',
       'CRM base URL; revimport posts to {base-url}/api/revenues (env REVIMPORT_BASE_URL)',
     )
-    .option('--state <path>', 'ledger file (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)')
+    .option(
+      '--state <path|url>',
+      'ledger file or postgres:// URL (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)',
+    )
     .option('--batch-size <n>', 'records per request (default 500; bodies are also capped at 1 MiB)')
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
     .option('--retries <n>', 'retries per request for network errors, 408, 429 and 5xx (default 5)')
@@ -117,12 +120,27 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     .command('history')
     .description('list past runs from the ledger')
     .option('-c, --config <path>', 'config file whose `state` names the ledger')
-    .option('--state <path>', 'ledger file')
+    .option('--state <path>', 'ledger file, or postgres:// URL')
     .option('-n, --limit <n>', 'runs to show', '20')
     .option('--json', 'print JSON')
     .action(async (options: Record<string, unknown>) => {
       const { historyCommand } = await import('./commands/history.js');
       context.setExitCode(await historyCommand(options, context));
+    });
+
+  program
+    .command('ledger')
+    .description('move the ledger')
+    .command('copy')
+    .description('copy an SQLite ledger (its runs and records) into a PostgreSQL ledger')
+    .requiredOption('--to <url>', 'the PostgreSQL ledger: postgres://user@host:5432/database')
+    .option('--password-file <path>', "a file holding the PostgreSQL ledger's password")
+    .option('-c, --config <path>', 'config file whose `state` names the SQLite ledger')
+    .option('--state <path>', 'the SQLite ledger file to copy')
+    .option('--json', 'print JSON')
+    .action(async (options: Record<string, unknown>) => {
+      const { ledgerCopyCommand } = await import('./commands/ledger-copy.js');
+      context.setExitCode(await ledgerCopyCommand(options, context));
     });
 
   program

@@ -2,6 +2,7 @@
 // Precedence, highest first: flag > environment > config file > preset > built-in default.
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { isPostgresUrl } from '../ledger/paths.js';
 import { normalizeCurrency } from '../record/currency.js';
 import { createDatetimeParser } from '../record/datetime.js';
 import { canonicalZone } from '../record/zone.js';
@@ -91,7 +92,10 @@ export function resolveSettings(input: ResolveInput): Resolved {
     mapping,
     lookupPath,
     rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
-    statePath: fromCwd(flags.state) ?? fromConfig(config.state) ?? input.defaultStatePath,
+    // A PostgreSQL URL is kept as written; a path is resolved like the other paths.
+    statePath: keepUrl(flags.state, fromCwd) ?? keepUrl(config.state, fromConfig) ?? input.defaultStatePath,
+    statePasswordFile:
+      fromCwd(nonEmpty(env.REVIMPORT_STATE_PASSWORD_FILE)) ?? fromConfig(config.statePasswordFile),
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
     concurrency:
       intFlag('--concurrency', flags.concurrency, 1, 64) ?? config.concurrency ?? defaults.concurrency,
@@ -217,4 +221,9 @@ function normalizeDelimiter(raw: string | undefined): string | undefined {
     throw new UsageError(`--delimiter must be one of , ; tab |, not "${raw}"`);
   }
   return value;
+}
+
+/** A `postgres://` ledger URL as it is; a path through `resolvePath`. */
+function keepUrl(state: string | undefined, resolvePath: (p: string | undefined) => string | undefined) {
+  return state !== undefined && isPostgresUrl(state) ? state : resolvePath(state);
 }

@@ -315,8 +315,13 @@ export const configSchema = z
     delimiter: z.string().min(1).max(2).optional(),
     format: z.enum(['csv', 'jsonl']).optional(),
     encoding: z.string().min(1).optional(),
-    /** Ledger path (relative to the config file). */
+    /**
+     * Ledger: an SQLite file path (relative to the config file), or a PostgreSQL URL `postgres://...` shared
+     * by several hosts. Default: `$XDG_STATE_HOME/revimport/ledger.db`.
+     */
     state: z.string().min(1).optional(),
+    /** A file holding the PostgreSQL ledger's password (relative to the config file), instead of the URL. */
+    statePasswordFile: z.string().min(1).optional(),
     /** JS configs only: a last say over each mapped candidate. */
     transform: z.custom<(row: Record<string, unknown>) => unknown>((v) => typeof v === 'function').optional(),
   })

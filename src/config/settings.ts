@@ -14,8 +14,10 @@ export interface Settings {
   lookupPath: string | undefined;
   /** Absolute path of the rejects file, if any. */
   rejectsPath: string | undefined;
-  /** Absolute ledger path. */
+  /** Absolute ledger path, or a PostgreSQL URL (`postgres://...`) kept as written. */
   statePath: string;
+  /** A file holding the PostgreSQL ledger's password (`statePasswordFile`, REVIMPORT_STATE_PASSWORD_FILE). */
+  statePasswordFile?: string;
   batchSize: number;
   concurrency: number;
   retries: number;

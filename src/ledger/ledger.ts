@@ -6,6 +6,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
+import type { LedgerStore } from './ledger-store.js';
 import { isAlive } from './lock.js';
 import { migrate, requireCurrent } from './migrations.js';
 import { retain } from './native.js';
@@ -69,8 +70,10 @@ interface RunDbRow {
 }
 
 /** An open ledger. Not safe to share across processes without `acquireLock` (one run at a time). */
-export class Ledger {
+export class Ledger implements LedgerStore {
   readonly path: string;
+  /** The file, for messages (LedgerStore). */
+  readonly location: string;
   readonly #db: Database.Database;
   readonly #now: () => number;
   readonly #stmt: Statements;
@@ -84,6 +87,7 @@ export class Ledger {
     this.#db = db;
     this.#now = now;
     this.path = db.name;
+    this.location = db.name;
     this.#stmt = Object.fromEntries(
       Object.entries(sql).map(([name, text]) => [name, retain(db.prepare(text))]),
     ) as Statements;

@@ -24,3 +24,8 @@ export function defaultLedgerPath(env: Record<string, string | undefined>, homed
 export function lockPathFor(ledgerPath: string): string {
   return `${ledgerPath}.lock`;
 }
+
+/** `postgres://` or `postgresql://`: a PostgreSQL ledger (issue 15); anything else is an SQLite file path. */
+export function isPostgresUrl(state: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(state);
+}

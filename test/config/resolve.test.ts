@@ -86,6 +86,21 @@ describe('resolveSettings', () => {
     expect(flagged.rejectsPath).toBe(path.resolve('/home/ops/r.jsonl'));
   });
 
+  it('keeps a postgres:// state as written, and resolves statePasswordFile (env over config)', () => {
+    const url = 'postgres://app@db.internal:5432/crm?sslmode=require';
+    expect(resolveSettings(base({ flags: { state: url } })).settings.statePath).toBe(url);
+    expect(resolveSettings(base({ config: { state: 'postgresql://db/crm' } })).settings.statePath).toBe(
+      'postgresql://db/crm',
+    );
+    expect(resolveSettings(base({ defaultStatePath: url })).settings.statePath).toBe(url);
+    const fromConfig = resolveSettings(base({ config: { state: url, statePasswordFile: 'pg.pw' } })).settings;
+    expect(fromConfig.statePasswordFile).toBe(path.resolve('/etc/revimport/pg.pw'));
+    const fromEnv = resolveSettings(
+      base({ env: { REVIMPORT_STATE_PASSWORD_FILE: 'secret/pw' }, config: { statePasswordFile: 'pg.pw' } }),
+    ).settings;
+    expect(fromEnv.statePasswordFile).toBe(path.resolve('/home/ops/secret/pw'));
+  });
+
   it.each([
     [{ batchSize: '0' }, /--batch-size must be between/],
     [{ batchSize: '12abc' }, /--batch-size must be a whole number/],

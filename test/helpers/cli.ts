@@ -24,7 +24,8 @@ export interface CliOptions {
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('REVIMPORT_')) env[key] = value;
+    // PG*: a PostgreSQL ledger's libpq settings come from the test only.
+    if (value !== undefined && !key.startsWith('REVIMPORT_') && !key.startsWith('PG')) env[key] = value;
   }
   Object.assign(env, { NO_COLOR: '1', CI: '1', FORCE_COLOR: '0' });
   for (const [key, value] of Object.entries(extra)) {

@@ -1,23 +1,36 @@
-// `revimport history`: the runs recorded in the ledger, newest first.
+// `revimport history`: the runs recorded in the ledger (an SQLite file or a PostgreSQL database), newest first.
 
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../../config/load.js';
 import { UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
-import { defaultLedgerPath } from '../../ledger/paths.js';
+import { isPostgresUrl } from '../../ledger/paths.js';
+import { maskUrl } from '../../ledger/postgres/connection.js';
+import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import type { RunRow } from '../../ledger/types.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
+import { type LedgerLocation, ledgerLocation } from './ledger-location.js';
 
-/** --state, else the config's `state` (relative to the config file), else the default location. */
-async function ledgerPathFor(options: Record<string, unknown>, io: CommandContext['io']): Promise<string> {
-  if (typeof options.state === 'string') return path.resolve(io.cwd, options.state);
-  const configPath = typeof options.config === 'string' ? options.config : undefined;
-  const loaded = await loadConfig({ configPath, cwd: io.cwd });
-  if (loaded.config.state) return path.resolve(loaded.baseDir, loaded.config.state);
-  return defaultLedgerPath(io.env, homedir());
+/** The runs, newest first: none when the SQLite file does not exist yet (history creates nothing). */
+async function readRuns(ledger: LedgerLocation, env: CommandContext['io']['env'], limit: number) {
+  if (isPostgresUrl(ledger.state)) {
+    const store = await PostgresLedger.open(
+      { url: ledger.state, passwordFile: ledger.passwordFile, env },
+      { merges: false },
+    );
+    try {
+      return await store.history({ limit });
+    } finally {
+      await store.close();
+    }
+  }
+  if (!existsSync(ledger.state)) return [];
+  const store = openLedger(ledger.state);
+  try {
+    return store.history({ limit });
+  } finally {
+    store.close();
+  }
 }
 
 export async function historyCommand(
@@ -27,22 +40,14 @@ export async function historyCommand(
   const { io } = context;
   const limit = Number(options.limit ?? 20);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
-  const statePath = await ledgerPathFor(options, io);
-  let runs: RunRow[] = [];
-  if (existsSync(statePath)) {
-    const ledger = openLedger(statePath);
-    try {
-      runs = ledger.history({ limit });
-    } finally {
-      ledger.close();
-    }
-  }
+  const ledger = await ledgerLocation(options, io);
+  const runs: RunRow[] = await readRuns(ledger, io.env, limit);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(runs)}\n`);
     return ExitCode.ok;
   }
   if (runs.length === 0) {
-    io.stdout.write(`no runs recorded in ${statePath}\n`);
+    io.stdout.write(`no runs recorded in ${maskUrl(ledger.state)}\n`);
     return ExitCode.ok;
   }
   io.stdout.write(`${['run', 'started', 'command', 'files', 'counts', 'exit', 'duration'].join('\t')}\n`);

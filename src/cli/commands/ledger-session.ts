@@ -1,10 +1,16 @@
-// One push or retry holding the ledger: take the run lock, open the ledger, record the run, release.
+// One push or retry holding the ledger: take the run lock, open the ledger, record the run, release. The
+// SQLite file's lock is a lock file (ledger/lock.ts); a PostgreSQL ledger's is an advisory lock per target
+// (ledger/postgres/advisory-lock.ts), so runs on several hosts take turns on one target.
 
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Settings } from '../../config/settings.js';
 import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
+import type { LedgerStore } from '../../ledger/ledger-store.js';
 import { acquireLock } from '../../ledger/lock.js';
+import { acquireAdvisoryLock } from '../../ledger/postgres/advisory-lock.js';
+import { type ConnectionSource, isPostgresUrl } from '../../ledger/postgres/connection.js';
+import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
 import { WorkerLedger } from '../../ledger/worker-ledger.js';
@@ -13,10 +19,11 @@ import type { Summary } from '../../report/summary.js';
 import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
 
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
+type RunInfo = { command: 'push' | 'retry'; files: string[] };
 
 export async function withLedger(
   settings: Settings,
-  run: { command: 'push' | 'retry'; files: string[] },
+  run: RunInfo,
   wait: string | undefined,
   body: (ledger: LedgerHandle) => Promise<Summary>,
   exitCode: (summary: Summary) => number = exitCodeFor,
@@ -26,100 +33,178 @@ export async function withLedger(
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
     throw new UsageError(`--wait must be a number of seconds, not "${wait}"`);
   }
-  // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
-  const waited = Date.now();
-  const release = await acquireLock(settings.statePath, {
-    waitMs: waitSeconds * 1000,
-    sleep: (ms) => delay(ms, undefined, { signal }),
-  }).catch((error: unknown) => {
+  const session = { settings, run, body, exitCode, signal, waitMs: waitSeconds * 1000 };
+  return isPostgresUrl(settings.statePath) ? withPostgresLedger(session) : withSqliteLedger(session);
+}
+
+interface Session {
+  readonly settings: Settings;
+  readonly run: RunInfo;
+  readonly body: (ledger: LedgerHandle) => Promise<Summary>;
+  readonly exitCode: (summary: Summary) => number;
+  readonly signal: AbortSignal;
+  readonly waitMs: number;
+}
+
+/** The lock wait ended by Ctrl-C or SIGTERM, or refused: noted in history, then thrown. */
+function refused(
+  session: Session,
+  waited: number,
+  note: (code: number, durationMs: number) => Promise<void>,
+) {
+  const { signal } = session;
+  return async (error: unknown): Promise<never> => {
     const failure = signal.aborted ? new LockError('stopped while waiting for another run to finish') : error;
     const code =
       signal.aborted && typeof signal.reason === 'number' ? signal.reason : exitCodeForError(failure);
-    recordRefusedRun(settings.statePath, run, code, Date.now() - waited);
+    // Best effort: the refusal is what the user must see, not a failure to note it.
+    await note(code, Date.now() - waited).catch(() => undefined);
     throw failure;
-  });
+  };
+}
+
+async function withSqliteLedger(session: Session): Promise<Summary> {
+  const { settings, run, signal } = session;
+  // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
+  const release = await acquireLock(settings.statePath, {
+    waitMs: session.waitMs,
+    sleep: (ms) => delay(ms, undefined, { signal }),
+  }).catch(
+    refused(session, Date.now(), async (code, durationMs) => {
+      // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
+      const ledger = openLedger(settings.statePath, { withoutLock: true });
+      try {
+        ledger.recordRun({ command: run.command, files: run.files, counts: {}, exitCode: code, durationMs });
+      } finally {
+        ledger.close();
+      }
+    }),
+  );
+  let failed = false;
   try {
     const ledger = openLedger(settings.statePath);
     try {
-      // Lookups read the records table, not the journal: what earlier runs settled there must be merged
-      // before any key is looked up. This run holds the lock, so any other unfinished run is dead, even
-      // one whose pid a live process now has (openLedger's merge-if-idle would skip for it).
-      ledger.merge();
-      const targetId = ledger.target(targetOf(settings.baseUrl!, settings.apiKey!));
-      const runId = ledger.beginRun({ command: run.command, files: run.files });
-      const started = Date.now();
-      const finish = (summary: Summary | undefined, exitCode: number) =>
-        ledger.finishRun(runId, {
-          counts: summary ? countsOf(summary) : {},
-          exitCode,
-          durationMs: Date.now() - started,
-        });
       // The run's ledger writes on a worker thread (issue 14), lookups on this one: the split that measured
       // best (bench/README.md). REVIMPORT_LEDGER_WORKER, for measurements: 0 keeps every write on this
       // thread, `lookups` also moves the lookups to a second worker.
       const split = process.env.REVIMPORT_LEDGER_WORKER;
-      const worker =
+      return await holding(session, ledger, (opened) =>
         split === '0'
           ? undefined
-          : new WorkerLedger(ledger, { lookups: split === 'lookups' ? 'worker' : 'main' });
-      try {
-        const summary = await body({ ledger: worker ?? ledger, targetId, runId }).then(
-          async (done) => {
-            // What the run delivered is in the journal even if the final merge fails: keep its summary.
-            await worker?.close().catch((error: unknown) => {
-              throw Object.assign(error as Error, { summary: done });
-            });
-            return done;
-          },
-          async (error: unknown) => {
-            // The run's own error is the one to report; a failed close after it is secondary.
-            await worker?.close().catch(() => undefined);
-            throw error;
-          },
-        );
-        finish(summary, exitCode(summary));
-        return summary;
-      } catch (error) {
-        // A run ended by an error still records what it did and the code it exits with. A ledger that
-        // cannot be written (a full disk) cannot record it either: the run's own error is what to report.
-        // Closed here, so that a close failing the same way does not replace the run's error either.
-        try {
-          finish((error as ErrorWithSummary).summary, exitCodeForError(ledgerStorageError(error)));
-        } catch {}
-        try {
-          ledger.close();
-        } catch {}
-        throw error;
-      }
+          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main' }),
+      );
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      ledger.close(); // a no-op once closed
+      // A close failing the same way after the run's own error (a full disk) must not hide that error.
+      closeAfter(() => ledger.close(), failed);
     }
   } finally {
     release();
   }
 }
 
-/**
- * A run refused the ledger (another run holds it) is in `history` too, with its exit code: otherwise a
- * cron job failing with 5 every hour leaves no trace there. Best effort: the refusal is what the user
- * must see, not a failure to note it.
- */
-function recordRefusedRun(
-  statePath: string,
-  run: { command: 'push' | 'retry'; files: string[] },
-  exitCode: number,
-  durationMs: number,
-): void {
+async function withPostgresLedger(session: Session): Promise<Summary> {
+  const { settings, run, signal } = session;
+  const source: ConnectionSource = {
+    url: settings.statePath,
+    passwordFile: settings.statePasswordFile,
+    env: process.env,
+  };
+  const target = targetOf(settings.baseUrl!, settings.apiKey!);
+  const lock = await acquireAdvisoryLock(source, target, {
+    waitMs: session.waitMs,
+    sleep: (ms) => delay(ms, undefined, { signal }),
+  }).catch(
+    refused(session, Date.now(), async (code, durationMs) => {
+      const ledger = await PostgresLedger.open(source, { merges: false });
+      try {
+        await ledger.recordRun({
+          command: run.command,
+          files: run.files,
+          counts: {},
+          exitCode: code,
+          durationMs,
+        });
+      } finally {
+        await ledger.close();
+      }
+    }),
+  );
+  let failed = false;
   try {
-    // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
-    const ledger = openLedger(statePath, { withoutLock: true });
+    const ledger = await PostgresLedger.open(source, { guard: () => lock.check() });
     try {
-      ledger.recordRun({ command: run.command, files: run.files, counts: {}, exitCode, durationMs });
+      return await holding(session, ledger, () => undefined);
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      ledger.close();
+      // A close that fails after the run's own error (the database is gone) must not hide that error.
+      await ledger.close().catch((error: unknown) => {
+        if (!failed) throw error;
+      });
     }
-  } catch {
-    // The ledger is busy or unreadable: the lock error below says what happened.
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Runs `close`; a failure is thrown only when nothing failed before it. */
+function closeAfter(close: () => void, failed: boolean): void {
+  try {
+    close();
+  } catch (error) {
+    if (!failed) throw error;
+  }
+}
+
+/** The run itself, on an open ledger whose lock is held. */
+async function holding<L extends LedgerStore>(
+  session: Session,
+  ledger: L,
+  worker: (ledger: L) => WorkerLedger | undefined,
+): Promise<Summary> {
+  const { settings, run, body, exitCode } = session;
+  // Lookups read the records table, not the journal: what earlier runs settled there must be merged
+  // before any key is looked up. This run holds the lock, so any other unfinished run is dead, even
+  // one whose pid a live process now has (openLedger's merge-if-idle would skip for it).
+  await ledger.merge();
+  const targetId = await ledger.target(targetOf(settings.baseUrl!, settings.apiKey!));
+  const runId = await ledger.beginRun({ command: run.command, files: run.files });
+  const started = Date.now();
+  const finish = async (summary: Summary | undefined, code: number) =>
+    ledger.finishRun(runId, {
+      counts: summary ? countsOf(summary) : {},
+      exitCode: code,
+      durationMs: Date.now() - started,
+    });
+  const thread = worker(ledger);
+  try {
+    const summary = await body({ ledger: thread ?? ledger, targetId, runId }).then(
+      async (done) => {
+        // What the run delivered is in the journal even if the final merge fails: keep its summary.
+        await thread?.close().catch((error: unknown) => {
+          throw Object.assign(error as Error, { summary: done });
+        });
+        return done;
+      },
+      async (error: unknown) => {
+        // The run's own error is the one to report; a failed close after it is secondary.
+        await thread?.close().catch(() => undefined);
+        throw error;
+      },
+    );
+    await finish(summary, exitCode(summary));
+    return summary;
+  } catch (error) {
+    // A run ended by an error still records what it did and the code it exits with (when the ledger can
+    // still be written: a PostgreSQL ledger that went away cannot, and its error is the one to report).
+    await finish((error as ErrorWithSummary).summary, exitCodeForError(ledgerStorageError(error))).catch(
+      () => undefined,
+    );
+    throw error;
   }
 }
 

@@ -13,7 +13,8 @@ import {
   type RevimportError,
   UsageError,
 } from '../../errors.js';
-import { defaultLedgerPath } from '../../ledger/paths.js';
+import { defaultLedgerPath, isPostgresUrl } from '../../ledger/paths.js';
+import { maskUrl } from '../../ledger/postgres/connection.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
@@ -322,6 +323,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   if (mode === 'verbose' && !run.check) {
     const line = describeProxy(chooseProxy(checkUrl(settings.baseUrl!, settings.allowHttp), settings.proxy));
     if (line) io.stderr.write(`${line}\n`);
+    if (isPostgresUrl(settings.statePath)) io.stderr.write(`ledger: ${maskUrl(settings.statePath)}\n`);
   }
   const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
   for (const warning of prepared.warnings) progress.warn(warning);

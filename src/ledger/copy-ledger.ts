@@ -1,0 +1,241 @@
+// `revimport ledger copy` (issue 15): an SQLite ledger's targets, runs and records moved into a PostgreSQL
+// ledger, so that nothing delivered is sent again after the switch and what was outstanding (failed, or
+// pending in a crashed run's batch) is resent from there as the same body under the same Idempotency-Key.
+// The source is merged first (openLedger) and read through its own read-only connection; the destination
+// is written in one transaction, lists as array parameters, in chunks.
+import Database from 'better-sqlite3';
+import { openLedger } from './ledger.js';
+import { retain } from './native.js';
+import type { TransactionSql } from './postgres/client.js';
+import type { ConnectionSource } from './postgres/connection.js';
+import { PostgresLedger } from './postgres/postgres-ledger.js';
+
+export interface CopyCounts {
+  readonly targets: number;
+  readonly runs: number;
+  /** Delivered or rejected records (a key the destination has delivered already is kept as it is). */
+  readonly records: number;
+  /** Failed records and pending ones of crashed runs, resent by the next run. */
+  readonly outstanding: number;
+  /** Journal rows of crashed runs (pending bodies), resent whole by the next run. */
+  readonly batches: number;
+}
+
+const chunkSize = 10_000;
+
+/** Copies the ledger file at `from` into the PostgreSQL ledger `to` (created if new). */
+export async function copyLedger(from: string, to: ConnectionSource): Promise<CopyCounts> {
+  // Merges what is staged or settled in the journal (the source's lock is the caller's), then closes.
+  const source = openLedger(from);
+  source.merge();
+  source.close();
+  const db = retain(new Database(from, { readonly: true, fileMustExist: true }));
+  const destination = await PostgresLedger.open(to, { merges: false });
+  try {
+    return await destination.transaction(async (sql) => {
+      const counts = { targets: 0, runs: 0, records: 0, outstanding: 0, batches: 0 };
+      const targetIds = new Map<number, number>();
+      for (const row of db.prepare('SELECT * FROM targets ORDER BY id').all() as TargetRow[]) {
+        const [t] = await sql.unsafe(
+          `INSERT INTO revimport.targets (base_url, key_fingerprint, created_at) VALUES ($1, $2, $3)
+          ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
+          [row.base_url, row.key_fingerprint, row.created_at],
+        );
+        targetIds.set(row.id, t!.id as number);
+        counts.targets++;
+      }
+      // Runs: a run copied before (same start, pid, command and files) is not copied twice.
+      const runIds = new Map<number, number>();
+      for (const row of db.prepare('SELECT * FROM runs ORDER BY id').all() as RunRow[]) {
+        const [r] = await sql.unsafe(
+          `WITH found AS (SELECT id FROM revimport.runs WHERE started_at = $3 AND pid = $8 AND command = $1
+              AND files = $2),
+            added AS (INSERT INTO revimport.runs (command, files, started_at, finished_at, counts, exit_code,
+                duration_ms, pid, host)
+              SELECT $1, $2, $3, $4, $5, $6, $7, $8, NULL WHERE NOT EXISTS (SELECT 1 FROM found) RETURNING id)
+          SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
+          [
+            row.command,
+            row.files,
+            row.started_at,
+            row.finished_at,
+            row.counts,
+            row.exit_code,
+            row.duration_ms,
+            row.pid,
+          ] as never[],
+        );
+        runIds.set(row.id, r!.id as number);
+        counts.runs++;
+      }
+      const run = (id: number | null) => (id === null ? null : (runIds.get(id) ?? null));
+
+      // Settled records (delivered, rejected) a per-record row does not shadow, in chunks.
+      const settled = db.prepare(
+        `SELECT r.* FROM records AS r WHERE NOT EXISTS (SELECT 1 FROM inflight AS i
+          WHERE i.target_id = r.target_id AND i.key = r.key) ORDER BY r.target_id, r.key`,
+      );
+      let chunk: RecordRow[] = [];
+      const flush = async () => {
+        counts.records += await insertRecords(sql, chunk, targetIds, run, () => 0);
+        chunk = [];
+      };
+      for (const row of settled.iterate() as Iterable<RecordRow>) {
+        chunk.push(row);
+        if (chunk.length >= chunkSize) await flush();
+      }
+      await flush();
+
+      // Outstanding work, renumbered in its order (inflight.seq and batches.seq share one order), from
+      // one number of the destination's sequence: outstanding() returns it in the order it had.
+      const inflight = db.prepare('SELECT * FROM inflight ORDER BY seq').all() as (RecordRow & {
+        seq: number;
+      })[];
+      const batches = db
+        .prepare(
+          `SELECT b.*, bb.body FROM batches AS b JOIN batch_bodies AS bb ON bb.batch_id = b.id
+          WHERE b.state = 'pending' ORDER BY b.seq`,
+        )
+        .all() as BatchRow[];
+      const [{ first }] = (await sql.unsafe(
+        `SELECT nextval('revimport.seq') * 16777216 AS first`,
+      )) as unknown as [{ first: number }];
+      const order = [
+        ...inflight.map((row) => ({ seq: row.seq, size: 1, row, batch: undefined })),
+        ...batches.map((batch) => ({ seq: batch.seq, size: batch.size, row: undefined, batch })),
+      ].sort((a, b) => a.seq - b.seq);
+      const newSeq = new Map<object, number>();
+      let next = first;
+      for (const item of order) {
+        newSeq.set(item.row ?? item.batch!, next);
+        next += item.size;
+      }
+      counts.outstanding = await insertRecords(sql, inflight, targetIds, run, (row) => newSeq.get(row)!);
+      for (const batch of batches) {
+        const keys = JSON.parse(batch.keys) as [string, string, string, number][];
+        await sql.unsafe(
+          `INSERT INTO revimport.batches (target_id, run_id, seq, size, idempotency_key, state, keys, hashes,
+            currencies, amounts, body, created_at, updated_at)
+          VALUES ($1, $2, $3, $4, $5, 'pending', $6::text[], $7::text[], $8::text[], $9::float8[], $10, $11, $12)`,
+          [
+            targetIds.get(batch.target_id)!,
+            run(batch.run_id),
+            newSeq.get(batch)!,
+            batch.size,
+            batch.idempotency_key,
+            keys.map((k) => k[0]),
+            keys.map((k) => k[1]),
+            keys.map((k) => k[2]),
+            keys.map((k) => k[3]),
+            batch.body,
+            batch.created_at,
+            batch.updated_at,
+          ] as never[],
+        );
+        counts.batches++;
+      }
+      return counts;
+    });
+  } finally {
+    db.close();
+    await destination.close();
+  }
+}
+
+interface TargetRow {
+  id: number;
+  base_url: string;
+  key_fingerprint: string;
+  created_at: number;
+}
+
+interface RunRow {
+  id: number;
+  command: string;
+  files: string;
+  started_at: number;
+  finished_at: number | null;
+  counts: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  pid: number;
+}
+
+interface RecordRow {
+  target_id: number;
+  key: string;
+  content_hash: string;
+  state: string;
+  idempotency_key: string | null;
+  run_id: number | null;
+  first_seen: number;
+  updated_at: number;
+  message: string | null;
+  payload: string | null;
+  amount?: string | null;
+}
+
+interface BatchRow {
+  id: number;
+  target_id: number;
+  run_id: number | null;
+  seq: number;
+  size: number;
+  idempotency_key: string;
+  keys: string;
+  body: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Upserts records. A key the destination knows already keeps its state, unless the copy has it delivered
+ * and the destination does not: a delivery is never forgotten, whichever ledger saw it.
+ */
+async function insertRecords(
+  sql: TransactionSql,
+  rows: readonly RecordRow[],
+  targetIds: ReadonlyMap<number, number>,
+  run: (id: number | null) => number | null,
+  seqOf: (row: RecordRow) => number,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const amounts = rows.map((row) => parseAmount(row.amount ?? null));
+  const result = await sql.unsafe(
+    `INSERT INTO revimport.records AS r (target_id, key, content_hash, state, idempotency_key, run_id, seq,
+      first_seen, updated_at, message, payload, currency, value)
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+      $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], $12::text[], $13::float8[])
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = excluded.state,
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id, seq = excluded.seq,
+      updated_at = excluded.updated_at, message = excluded.message, payload = excluded.payload,
+      currency = excluded.currency, value = excluded.value
+    WHERE excluded.state = 'delivered' AND r.state <> 'delivered'`,
+    [
+      rows.map((row) => targetIds.get(row.target_id)!),
+      rows.map((row) => row.key),
+      rows.map((row) => row.content_hash),
+      rows.map((row) => row.state),
+      rows.map((row) => row.idempotency_key),
+      rows.map((row) => run(row.run_id)),
+      rows.map(seqOf),
+      rows.map((row) => row.first_seen),
+      rows.map((row) => row.updated_at),
+      rows.map((row) => row.message),
+      rows.map((row) => row.payload),
+      amounts.map((a) => a?.[0] ?? null),
+      amounts.map((a) => a?.[1] ?? null),
+    ] as never[],
+  );
+  return result.count;
+}
+
+function parseAmount(text: string | null): [string, number] | undefined {
+  if (text === null) return undefined;
+  try {
+    const [currency, value] = JSON.parse(text) as [unknown, unknown];
+    return typeof currency === 'string' && typeof value === 'number' ? [currency, value] : undefined;
+  } catch {
+    return undefined;
+  }
+}

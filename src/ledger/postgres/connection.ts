@@ -1,0 +1,96 @@
+// How revimport reaches a PostgreSQL ledger: the `--state postgres://...` URL turned into client options,
+// with the password from the URL, a password file, or PGPASSWORD (and PGHOST, PGUSER... for what the URL
+// leaves out, as libpq does), and `sslmode` honoured. The URL is only ever shown with its password masked.
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../../errors.js';
+
+export { isPostgresUrl } from '../paths.js';
+
+/** The URL with any password replaced by `***`, for messages, history and --json. */
+export function maskUrl(url: string): string {
+  return url
+    .replace(/^(postgres(?:ql)?:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@')
+    .replace(/([?&]password=)[^&#]*/gi, '$1***');
+}
+
+/** What `sslmode` asks for, as libpq spells it. */
+export const sslModes = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+export type SslMode = (typeof sslModes)[number];
+
+export interface PostgresOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly database?: string;
+  readonly username?: string;
+  readonly password?: string;
+  /** false: plain; 'prefer' etc.: TLS as postgres.js reads those words; 'verify-full': TLS with the server checked. */
+  readonly ssl: false | 'prefer' | 'require' | 'verify-full';
+  /** Other URL parameters (application_name, options...) passed on as connection parameters. */
+  readonly connection: Record<string, string>;
+}
+
+export interface ConnectionSource {
+  /** The ledger URL, as given to --state / REVIMPORT_STATE / config `state`. */
+  readonly url: string;
+  /** A file holding the password (config `statePasswordFile`, REVIMPORT_STATE_PASSWORD_FILE). */
+  readonly passwordFile?: string;
+  /** PGPASSWORD, PGSSLMODE (the client library reads PGHOST, PGPORT, PGUSER, PGDATABASE itself). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Client options from the URL and its fallbacks; a ConfigError names what is wrong without the password. */
+export function connectionOptions(source: ConnectionSource): PostgresOptions {
+  const { url, passwordFile, env } = source;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new ConfigError(`the ledger URL ${maskUrl(url)} is not a valid URL`, {
+      hint: 'Write it as postgres://user@host:5432/database (percent-encode special characters).',
+      cause: error,
+    });
+  }
+  const params = Object.fromEntries(parsed.searchParams);
+  const { sslmode: urlSslMode, password: queryPassword, ...connection } = params;
+  const mode = (urlSslMode ?? env.PGSSLMODE ?? 'prefer') as SslMode;
+  if (!sslModes.includes(mode)) {
+    throw new ConfigError(`sslmode "${mode}" in the ledger URL ${maskUrl(url)} is not one PostgreSQL knows`, {
+      hint: `Use one of ${sslModes.join(', ')}.`,
+    });
+  }
+  let password = parsed.password === '' ? queryPassword : decodeURIComponent(parsed.password);
+  if (password === undefined && passwordFile !== undefined) password = readPasswordFile(passwordFile);
+  if (password === undefined && env.PGPASSWORD) password = env.PGPASSWORD;
+  return {
+    host: parsed.hostname === '' ? undefined : decodeURIComponent(parsed.hostname).replace(/^\[|\]$/g, ''),
+    port: parsed.port === '' ? undefined : Number(parsed.port),
+    database: parsed.pathname.length > 1 ? decodeURIComponent(parsed.pathname.slice(1)) : undefined,
+    username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
+    password,
+    ssl: sslOption(mode),
+    connection,
+  };
+}
+
+/**
+ * libpq's modes on postgres.js: disable → plain; allow/prefer → TLS if the server offers it, unverified;
+ * require → TLS, unverified (as libpq without a root certificate); verify-ca/verify-full → TLS with the
+ * server's certificate checked against the system's CAs (NODE_EXTRA_CA_CERTS adds one).
+ */
+function sslOption(mode: SslMode): PostgresOptions['ssl'] {
+  if (mode === 'disable') return false;
+  if (mode === 'allow' || mode === 'prefer') return 'prefer';
+  if (mode === 'require') return 'require';
+  return 'verify-full';
+}
+
+function readPasswordFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    throw new ConfigError(`cannot read the ledger password file ${file}`, {
+      hint: 'Give statePasswordFile (or REVIMPORT_STATE_PASSWORD_FILE) a readable file holding only the password.',
+      cause: error,
+    });
+  }
+}

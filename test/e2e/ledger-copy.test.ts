@@ -1,0 +1,109 @@
+// `revimport ledger copy --to postgres://...` (issue 15): a crashed SQLite ledger (test/fixtures/ledger-v2,
+// as in ledger-migration.test.ts) moved into PostgreSQL loses nothing: the next push from the PostgreSQL
+// ledger resends the body in flight at the crash as the same body under the same key, resends the failed
+// record, never sends what was delivered, and history shows the copied runs.
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
+import { pushEnv } from '../helpers/exports.js';
+import { keep, retain } from '../helpers/native.js';
+import { createDatabase, dropDatabase, skipPostgres } from '../helpers/postgres.js';
+
+const key = 'fixture-key';
+const ids = ['D-1', 'D-2', 'S-1', 'F-1', 'P-1', 'P-2', 'N-1'];
+
+describe.skipIf(skipPostgres())('ledger copy', () => {
+  let receiver: Receiver;
+  let url: string;
+  beforeEach(async () => {
+    receiver = await startReceiver({ apiKey: key });
+    url = await createDatabase();
+  });
+  afterEach(async () => {
+    await receiver.close();
+    await dropDatabase(url);
+  });
+
+  it('moves a crashed SQLite ledger into PostgreSQL: delivered never resent, outstanding resent as it was', async () => {
+    const work = tempDir('revimport-copy-');
+    const state = path.join(work, 'ledger.db');
+    copyFileSync(path.join(root, 'test/fixtures/ledger-v2/ledger.db'), state);
+    const db = retain(new Database(state));
+    keep(db).prepare('UPDATE targets SET base_url = ?').run(receiver.url);
+    const stored = keep(db)
+      .prepare("SELECT key, idempotency_key AS k FROM inflight WHERE state = 'pending' ORDER BY seq")
+      .all() as { key: string; k: string }[];
+    const runs = (keep(db).prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+    db.close();
+
+    const password = new URL(url).password;
+    const copy = await runCli(['ledger', 'copy', '--state', state, '--to', url, '--json'], { cwd: work });
+    expect(copy.code, copy.stderr).toBe(0);
+    const counts = JSON.parse(copy.stdout);
+    expect(counts).toMatchObject({ targets: 1, runs, records: 3, outstanding: 3, batches: 0 });
+    expect(copy.stdout).not.toContain(password);
+    // Copied again: the runs are not doubled.
+    const twice = await runCli(['ledger', 'copy', '--state', state, '--to', url, '--json'], { cwd: work });
+    expect(twice.code, twice.stderr).toBe(0);
+    const history = await runCli(['history', '--json', '--state', url], { cwd: work });
+    expect(JSON.parse(history.stdout)).toHaveLength(runs);
+
+    const csv = ['id,time,value,currency,name,email']
+      .concat(
+        ids.map(
+          (id, n) =>
+            `${id},2026-11-01 11:00:00,${(n + 1) * 10}.00,EUR,purchase,${id.toLowerCase()}@example.com`,
+        ),
+      )
+      .join('\n');
+    const file = path.join(work, 'day2.csv');
+    writeFileSync(file, `${csv}\n`);
+    const config = path.join(work, 'revimport.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        timezone: 'Europe/Berlin',
+        mapping: {
+          fields: {
+            conversionId: 'id',
+            conversionDatetime: 'time',
+            conversionValue: 'value',
+            conversionCurrency: 'currency',
+            conversionName: 'name',
+            conversionEmail: 'email',
+          },
+        },
+      }),
+    );
+    // From another folder: the SQLite file is not there, only the database.
+    const elsewhere = tempDir('revimport-copy-host-');
+    const env = pushEnv(receiver.url, key, url);
+    const first = await runCli(['push', file, '-c', config, '--json'], { cwd: elsewhere, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ retried: 3, sent: 4, alreadySent: 6, changed: 0 });
+    expect(receiver.accepted.map((a) => a.record.conversionId).sort()).toEqual(['F-1', 'N-1', 'P-1', 'P-2']);
+    const pending = receiver.requests.find((q) => q.body.includes('"P-1"'))!;
+    expect(pending.idempotencyKey).toBe(stored[0]!.k);
+    const again = await runCli(['push', file, '-c', config, '--json'], { cwd: elsewhere, env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ retried: 0, sent: 0, alreadySent: 7 });
+    expect(receiver.accepted).toHaveLength(4);
+  });
+
+  it('refuses a --to that is not a PostgreSQL URL, and a missing file (exit 2)', async () => {
+    const work = tempDir('revimport-copy-');
+    const notUrl = await runCli(['ledger', 'copy', '--state', path.join(work, 'x.db'), '--to', 'other.db'], {
+      cwd: work,
+    });
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr).toContain('--to must be a PostgreSQL URL');
+    const missing = await runCli(['ledger', 'copy', '--state', path.join(work, 'x.db'), '--to', url], {
+      cwd: work,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('there is no ledger file');
+    expect(missing.stderr).not.toContain(new URL(url).password);
+  });
+});

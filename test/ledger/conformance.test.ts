@@ -1,0 +1,528 @@
+// One ledger contract, two backends (issue 15): the same scenarios run against the SQLite file and a real
+// PostgreSQL server. Only what the pipeline, withLedger and history can observe is asserted (lookups,
+// counts, change counts, outstanding, history), never a backend's tables. The SQLite-only tests (tables,
+// file modes, the hot/cold split) stay in ledger.test.ts, journal.test.ts and ledger-split.test.ts.
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LedgerStore } from '../../src/ledger/ledger-store.js';
+import { targetOf } from '../../src/ledger/target.js';
+import type { JournalEntry, PendingEntry, RecordState, StateCounts } from '../../src/ledger/types.js';
+import {
+  type Backend,
+  type BackendHandle,
+  postgresBackend,
+  sqliteBackend,
+} from '../helpers/ledger-backends.js';
+import { skipPostgres } from '../helpers/postgres.js';
+
+const pending = (key: string, idempotencyKey: string, contentHash = `hash-${key}`): PendingEntry => ({
+  key,
+  contentHash,
+  payload: JSON.stringify({ conversionId: key }),
+  idempotencyKey,
+});
+const record = (id: string, value: number) => ({ conversionId: id, conversionValue: value });
+const entry = (id: string, value = 1): JournalEntry => ({
+  key: `id:${id}`,
+  contentHash: `hash-id:${id}`,
+  currency: 'EUR',
+  value,
+});
+const body = (...ids: string[]) => JSON.stringify(ids.map((id) => record(id, 1)));
+
+describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', (backend: Backend) => {
+  const skip = backend.name === 'postgres' && skipPostgres();
+  let handle: BackendHandle;
+  let ledger: LedgerStore;
+  let clock: number;
+  const now = () => clock;
+
+  beforeEach(async (context) => {
+    if (skip) context.skip();
+    clock = 1_000;
+    handle = await backend.create();
+    ledger = await handle.open({ now });
+  });
+  afterEach(async () => {
+    if (skip) return;
+    await ledger.close();
+    await handle.remove();
+  });
+
+  async function setUp() {
+    const target = await ledger.target(targetOf('https://crm.example/', 'sk_live_secret'));
+    const run = await ledger.beginRun({ command: 'push', files: ['a.csv'] });
+    return { target, run };
+  }
+
+  describe('targets and runs', () => {
+    it('upserts targets: same URL and key, same id; another key, another id', async () => {
+      const a = await ledger.target(targetOf('https://crm.example', 'k1'));
+      expect(await ledger.target(targetOf('https://crm.example/', 'k1'))).toBe(a);
+      expect(await ledger.target(targetOf('https://crm.example', 'k2'))).not.toBe(a);
+    });
+
+    it('records runs and lists them newest first', async () => {
+      const first = await ledger.beginRun({ command: 'push', files: ['a.csv', 'b.csv'], startedAt: 10 });
+      const second = await ledger.beginRun({ command: 'retry', files: [], startedAt: 20, pid: 4242 });
+      clock = 99;
+      await ledger.finishRun(first, { counts: { delivered: 3, rejected: 1 }, exitCode: 1, durationMs: 80 });
+      expect(await ledger.history({ limit: 10 })).toEqual([
+        {
+          id: second,
+          command: 'retry',
+          files: [],
+          startedAt: 20,
+          finishedAt: null,
+          counts: null,
+          exitCode: null,
+          durationMs: null,
+          pid: 4242,
+        },
+        {
+          id: first,
+          command: 'push',
+          files: ['a.csv', 'b.csv'],
+          startedAt: 10,
+          finishedAt: 99,
+          counts: { delivered: 3, rejected: 1 },
+          exitCode: 1,
+          durationMs: 80,
+          pid: process.pid,
+        },
+      ]);
+      expect((await ledger.history({ limit: 1 })).map((row) => row.id)).toEqual([second]);
+    });
+
+    it('records a refused run already finished', async () => {
+      const id = await ledger.recordRun({
+        command: 'push',
+        files: ['a.csv'],
+        counts: {},
+        exitCode: 5,
+        durationMs: 3,
+      });
+      const [row] = await ledger.history({ limit: 1 });
+      expect(row).toMatchObject({ id, exitCode: 5, durationMs: 3, counts: {}, finishedAt: 1_000 });
+    });
+
+    it('keeps its runs and records when reopened', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [pending('id:1', 'b1')]);
+      await ledger.close();
+      ledger = await handle.open({ now });
+      expect(await ledger.target(targetOf('https://crm.example', 'sk_live_secret'))).toBe(target);
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'pending',
+        contentHash: 'hash-id:1',
+      });
+      expect((await ledger.history({ limit: 5 })).map((r) => r.id)).toEqual([run]);
+    });
+  });
+
+  describe('lookup', () => {
+    it('returns known keys of this target only, across chunk boundaries', async () => {
+      const { target, run } = await setUp();
+      const other = await ledger.target(targetOf('https://crm.example', 'other-key'));
+      const keys = Array.from({ length: 1201 }, (_, i) => `id:${i}`);
+      await ledger.markPending(
+        target,
+        run,
+        keys.filter((_, i) => i % 3 === 0).map((key) => pending(key, 'b')),
+      );
+      await ledger.markPending(other, run, [pending('id:1', 'b')]);
+      const found = await ledger.lookup(target, [...keys, 'id:missing']);
+      expect(found.size).toBe(401);
+      expect(found.get('id:1200')).toEqual({ state: 'pending', contentHash: 'hash-id:1200' });
+      expect(found.has('id:1')).toBe(false);
+      expect((await ledger.lookup(target, [])).size).toBe(0);
+    });
+  });
+
+  describe('state transitions', () => {
+    it('delivers: the record reads delivered, before and after the merge', async () => {
+      const { target, run } = await setUp();
+      expect(await ledger.markPending(target, run, [pending('id:1', 'b1'), pending('id:2', 'b1')])).toBe(2);
+      clock = 2_000;
+      expect(await ledger.markDelivered(target, ['id:1', 'id:2', 'id:unknown'], 'b1-final')).toBe(2);
+      const expected = new Map([
+        ['id:1', { state: 'delivered', contentHash: 'hash-id:1' }],
+        ['id:2', { state: 'delivered', contentHash: 'hash-id:2' }],
+      ]);
+      expect(await ledger.lookup(target, ['id:1', 'id:2', 'id:3'])).toEqual(expected);
+      await ledger.merge();
+      expect(await ledger.lookup(target, ['id:1', 'id:2', 'id:3'])).toEqual(expected);
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 2, rejected: 0, failed: 0 });
+      expect(await ledger.outstanding(target, run + 1)).toEqual([]);
+    });
+
+    it('keeps the amount a record was delivered at', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [
+        {
+          key: 'id:1',
+          contentHash: 'h',
+          payload: JSON.stringify({ conversionCurrency: 'USD', conversionValue: 232.81 }),
+          idempotencyKey: 'b1',
+        },
+      ]);
+      await ledger.markDelivered(target, ['id:1'], 'b1');
+      await ledger.merge();
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'delivered',
+        contentHash: 'h',
+        amount: { currency: 'USD', value: 232.81 },
+      });
+      expect(await ledger.reprice(target, 'id:1', 'h2', { currency: 'USD', value: 200 })).toBeGreaterThan(0);
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'delivered',
+        contentHash: 'h2',
+        amount: { currency: 'USD', value: 200 },
+      });
+    });
+
+    it('does not turn a delivered record back to pending unless resend is asked', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [pending('id:1', 'b1')]);
+      await ledger.markDelivered(target, ['id:1'], 'b1');
+      const changed = pending('id:1', 'b2', 'hash-changed');
+      expect(await ledger.markPending(target, run, [changed, pending('id:2', 'b2')])).toBe(1);
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'delivered',
+        contentHash: 'hash-id:1',
+      });
+      expect(await ledger.markPending(target, run, [changed], { resend: true })).toBe(1);
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'pending',
+        contentHash: 'hash-changed',
+      });
+      // Once pending again (resent), later marks update it without resend.
+      expect(await ledger.markPending(target, run, [pending('id:1', 'b3', 'hash-3')])).toBe(1);
+      expect(await ledger.counts(target)).toEqual({ pending: 2, delivered: 0, rejected: 0, failed: 0 });
+    });
+
+    it('rejects with the server message, fails with the reason, re-pends both', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [
+        pending('id:1', 'b1'),
+        pending('id:2', 'b1'),
+        pending('id:3', 'b1'),
+      ]);
+      await ledger.markDelivered(target, ['id:3'], 'b1');
+      expect(await ledger.markRejected(target, [{ key: 'id:1', message: 'currency unknown' }])).toBe(1);
+      expect(await ledger.markFailed(target, ['id:2', 'id:3'], 'HTTP 503 after 5 attempts')).toBe(1);
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 1, failed: 1 });
+      expect(await ledger.markPending(target, run, [pending('id:1', 'b2'), pending('id:2', 'b2')])).toBe(2);
+      expect(await ledger.counts(target)).toEqual({ pending: 2, delivered: 1, rejected: 0, failed: 0 });
+    });
+
+    it('brings a rejected record back with its payload when failed; a delivered one stays delivered', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [pending('id:r', 'b1'), pending('id:d', 'b1')]);
+      await ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
+      await ledger.markDelivered(target, ['id:d'], 'b1');
+      await ledger.merge();
+      expect(await ledger.markFailed(target, ['id:r', 'id:d'], 'timeout')).toBe(1);
+      expect(await ledger.outstanding(target, run)).toEqual([
+        {
+          key: 'id:r',
+          contentHash: 'hash-id:r',
+          payload: '{"conversionId":"id:r"}',
+          idempotencyKey: 'b1',
+          state: 'failed',
+        },
+      ]);
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 1 });
+    });
+
+    it('refuses a run id that does not exist', async () => {
+      const { target } = await setUp();
+      await expect(async () => ledger.markPending(target, 999, [pending('id:1', 'b1')])).rejects.toThrow(
+        /foreign key/i,
+      );
+      expect((await ledger.lookup(target, ['id:1'])).size).toBe(0);
+    });
+  });
+
+  describe('outstanding', () => {
+    it('returns failed records and stale pending ones, batch by batch in marking order', async () => {
+      const { target, run: crashed } = await setUp();
+      const other = await ledger.target(targetOf('https://crm.example', 'other-key'));
+      await ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
+      await ledger.markPending(target, crashed, [pending('id:y1', 'Y'), pending('id:d', 'Y')]);
+      await ledger.markPending(target, crashed, [pending('id:x3', 'X')]);
+      await ledger.markPending(other, crashed, [pending('id:o', 'O')]);
+      await ledger.markDelivered(target, ['id:d'], 'Y');
+
+      const current = await ledger.beginRun({ command: 'retry', files: [] });
+      await ledger.markPending(target, current, [pending('id:f', 'F'), pending('id:now', 'N')]);
+      await ledger.markFailed(target, ['id:f'], 'timeout');
+      await ledger.markPending(target, current, [pending('id:r', 'R')]);
+      await ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
+
+      const out = await ledger.outstanding(target, current);
+      expect(out.map((r) => [r.key, r.idempotencyKey, r.state])).toEqual([
+        ['id:x1', 'X', 'pending'],
+        ['id:x2', 'X', 'pending'],
+        ['id:x3', 'X', 'pending'],
+        ['id:y1', 'Y', 'pending'],
+        ['id:f', 'F', 'failed'],
+      ]);
+      expect(out[0]).toEqual({
+        key: 'id:x1',
+        contentHash: 'hash-id:x1',
+        payload: '{"conversionId":"id:x1"}',
+        idempotencyKey: 'X',
+        state: 'pending',
+      });
+      expect((await ledger.outstanding(other, current)).map((r) => r.key)).toEqual(['id:o']);
+    });
+
+    it('is empty once everything is delivered', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [pending('id:1', 'b1')]);
+      await ledger.markFailed(target, ['id:1'], 'HTTP 502');
+      const next = await ledger.beginRun({ command: 'retry', files: [] });
+      expect((await ledger.outstanding(target, next)).map((r) => r.key)).toEqual(['id:1']);
+      await ledger.markPending(target, next, [pending('id:1', 'b1')]);
+      await ledger.markDelivered(target, ['id:1'], 'b1');
+      expect(await ledger.outstanding(target, next)).toEqual([]);
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
+    });
+  });
+
+  describe('the batch journal', () => {
+    it('a settled batch reads delivered after the merge, with its amounts; a settle counts once', async () => {
+      const { target, run } = await setUp();
+      const id = await ledger.journalBatch(
+        target,
+        run,
+        'k1',
+        [entry('1', 10), entry('2', 20)],
+        body('1', '2'),
+      );
+      expect(await ledger.settleBatch(id)).toBe(2);
+      expect(await ledger.settleBatch(id)).toBe(0);
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 2, rejected: 0, failed: 0 });
+      expect(await ledger.merge()).toBe(2);
+      expect(await ledger.lookup(target, ['id:1', 'id:2', 'id:3'])).toEqual(
+        new Map([
+          ['id:1', { state: 'delivered', contentHash: 'hash-id:1', amount: { currency: 'EUR', value: 10 } }],
+          ['id:2', { state: 'delivered', contentHash: 'hash-id:2', amount: { currency: 'EUR', value: 20 } }],
+        ]),
+      );
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 2, rejected: 0, failed: 0 });
+    });
+
+    it('a key journaled again and delivered wins over its older delivery at the merge', async () => {
+      const { target, run } = await setUp();
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [entry('1', 10)], body('1')));
+      await ledger.merge();
+      const again = { ...entry('1', 7), contentHash: 'new' };
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k2', [again], body('1')));
+      await ledger.merge();
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'delivered',
+        contentHash: 'new',
+        amount: { currency: 'EUR', value: 7 },
+      });
+    });
+
+    it('is merged by finishRun and by close', async () => {
+      const { target, run } = await setUp();
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [entry('1')], body('1')));
+      await ledger.finishRun(run, { counts: {}, exitCode: 0, durationMs: 1 });
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')?.state).toBe('delivered');
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k2', [entry('2')], body('2')));
+      await ledger.close();
+      ledger = await handle.open({ now });
+      expect((await ledger.lookup(target, ['id:2'])).get('id:2')?.state).toBe('delivered');
+    });
+
+    it('unjournal moves a pending row to per-record pending under its key, in body order', async () => {
+      const { target, run } = await setUp();
+      const id = await ledger.journalBatch(target, run, 'k1', [entry('1'), entry('2')], body('1', '2'));
+      expect(await ledger.unjournal(id)).toBe(2);
+      expect(await ledger.unjournal(id)).toBe(0);
+      expect(await ledger.settleBatch(id)).toBe(0);
+      await ledger.markFailed(target, ['id:2'], 'HTTP 503');
+      await ledger.markDelivered(target, ['id:1'], 'k1');
+      expect(await ledger.outstanding(target, run)).toEqual([
+        {
+          key: 'id:2',
+          contentHash: 'hash-id:2',
+          payload: JSON.stringify(record('2', 1)),
+          idempotencyKey: 'k1',
+          state: 'failed',
+        },
+      ]);
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'delivered',
+        contentHash: 'hash-id:1',
+      });
+    });
+
+    it("returns other runs' pending rows as whole bodies with their key and row, in order with per-record groups", async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [
+        { key: 'id:0', contentHash: 'hash-id:0', payload: '{"conversionId":"0"}', idempotencyKey: 'k0' },
+      ]);
+      await ledger.markFailed(target, ['id:0'], 'HTTP 503');
+      const id = await ledger.journalBatch(target, run, 'k1', [entry('1'), entry('2')], body('1', '2'));
+      expect((await ledger.outstanding(target, run)).map((r) => r.key)).toEqual(['id:0']);
+      const next = await ledger.beginRun({ command: 'retry', files: [] });
+      expect(await ledger.outstanding(target, next)).toEqual([
+        {
+          key: 'id:0',
+          contentHash: 'hash-id:0',
+          payload: '{"conversionId":"0"}',
+          idempotencyKey: 'k0',
+          state: 'failed',
+        },
+        {
+          key: 'id:1',
+          contentHash: 'hash-id:1',
+          payload: JSON.stringify(record('1', 1)),
+          idempotencyKey: 'k1',
+          state: 'pending',
+          batchId: id,
+        },
+        {
+          key: 'id:2',
+          contentHash: 'hash-id:2',
+          payload: JSON.stringify(record('2', 1)),
+          idempotencyKey: 'k1',
+          state: 'pending',
+          batchId: id,
+        },
+      ]);
+    });
+
+    it('an older failed record of a key the journal delivered since is not resent after the merge', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [
+        { key: 'id:1', contentHash: 'hash-id:1', payload: '{}', idempotencyKey: 'k0' },
+      ]);
+      await ledger.markFailed(target, ['id:1'], 'HTTP 503');
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [entry('1')], body('1')));
+      await ledger.merge();
+      expect(await ledger.outstanding(target, run + 1)).toEqual([]);
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')?.state).toBe('delivered');
+    });
+
+    it('a pending row survives a reopen and is found by the next run (a crash before the answer)', async () => {
+      const { target, run } = await setUp();
+      const id = await ledger.journalBatch(target, run, 'k1', [entry('1')], body('1'));
+      await ledger.close();
+      ledger = await handle.open({ now });
+      const next = await ledger.beginRun({ command: 'push', files: [] });
+      expect(await ledger.outstanding(target, next)).toEqual([
+        {
+          key: 'id:1',
+          contentHash: 'hash-id:1',
+          payload: JSON.stringify(record('1', 1)),
+          idempotencyKey: 'k1',
+          state: 'pending',
+          batchId: id,
+        },
+      ]);
+    });
+  });
+
+  // A model of the ledger as one table: lookups, counts and the number each call reports must match it
+  // after any sequence of calls and merges (ported from ledger-split.test.ts).
+  it('agrees with a one-table model after any sequence of calls', async () => {
+    const run = await ledger.beginRun({ command: 'push', files: [] });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { maxLength: 20 }), async (ops) => {
+        const t = await ledger.target(targetOf('https://crm.example', `case-${n++}`));
+        const model = new Map<string, ModelRow>();
+        for (const op of ops) {
+          const expected = applyToModel(model, op);
+          let got = 0;
+          if (op.kind === 'pending') {
+            const entries = op.keys.map((key) => ({
+              key,
+              contentHash: op.hash,
+              payload: `{"k":"${key}"}`,
+              idempotencyKey: 'b',
+            }));
+            got = await ledger.markPending(t, run, entries, { resend: op.resend });
+          } else if (op.kind === 'delivered') got = await ledger.markDelivered(t, op.keys, 'b');
+          else if (op.kind === 'failed') got = await ledger.markFailed(t, op.keys, 'r');
+          else if (op.kind === 'rejected')
+            got = await ledger.markRejected(
+              t,
+              op.keys.map((key) => ({ key, message: 'm' })),
+            );
+          else await ledger.merge();
+          expect(got).toBe(expected);
+          expect(await ledger.lookup(t, allKeys)).toEqual(
+            new Map(
+              [...model].map(([key, row]) => [key, { state: row.state, contentHash: row.contentHash }]),
+            ),
+          );
+          const counts: StateCounts = { pending: 0, delivered: 0, rejected: 0, failed: 0 };
+          for (const row of model.values()) counts[row.state]++;
+          expect(await ledger.counts(t)).toEqual(counts);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});
+
+type Op =
+  | { kind: 'pending'; keys: string[]; hash: string; resend: boolean }
+  | { kind: 'delivered' | 'failed'; keys: string[] }
+  | { kind: 'rejected'; keys: string[] }
+  | { kind: 'merge' };
+
+interface ModelRow {
+  state: RecordState;
+  contentHash: string;
+  hasPayload: boolean;
+}
+
+const allKeys = ['id:a', 'id:b', 'id:c', 'id:d', 'h:e'];
+const keysArb = fc.uniqueArray(fc.constantFrom(...allKeys), { minLength: 1, maxLength: 4 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    kind: fc.constant('pending' as const),
+    keys: keysArb,
+    hash: fc.constantFrom('h1', 'h2'),
+    resend: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constantFrom('delivered' as const, 'failed' as const), keys: keysArb }),
+  fc.record({ kind: fc.constant('rejected' as const), keys: keysArb }),
+  fc.record({ kind: fc.constant('merge' as const) }),
+);
+
+function applyToModel(model: Map<string, ModelRow>, op: Op): number {
+  if (op.kind === 'merge') return 0;
+  let changed = 0;
+  for (const key of op.keys) {
+    const row = model.get(key);
+    if (op.kind === 'pending') {
+      if (row?.state === 'delivered' && !op.resend) continue;
+      model.set(key, { state: 'pending', contentHash: op.hash, hasPayload: true });
+    } else if (!row) {
+      continue;
+    } else if (op.kind === 'delivered') {
+      model.set(key, { ...row, state: 'delivered', hasPayload: false });
+    } else if (op.kind === 'rejected') {
+      model.set(key, { ...row, state: 'rejected' });
+    } else if (
+      row.state === 'pending' ||
+      row.state === 'failed' ||
+      (row.state === 'rejected' && row.hasPayload)
+    ) {
+      model.set(key, { ...row, state: 'failed' });
+    } else {
+      continue;
+    }
+    changed++;
+  }
+  return changed;
+}
