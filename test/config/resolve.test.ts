@@ -86,6 +86,22 @@ describe('resolveSettings', () => {
     expect(flagged.rejectsPath).toBe(path.resolve('/home/ops/r.jsonl'));
   });
 
+  it('takes the state from the flag, then REVIMPORT_STATE, then the config file', () => {
+    const url = 'postgres://app@db.internal:5432/crm';
+    const config = { state: 'local.db' };
+    expect(resolveSettings(base({ env: { REVIMPORT_STATE: url }, config })).settings.statePath).toBe(url);
+    expect(
+      resolveSettings(base({ flags: { state: 'flag.db' }, env: { REVIMPORT_STATE: url }, config })).settings
+        .statePath,
+    ).toBe(path.resolve('/home/ops/flag.db'));
+    expect(resolveSettings(base({ env: { REVIMPORT_STATE: 'env.db' }, config })).settings.statePath).toBe(
+      path.resolve('/home/ops/env.db'),
+    );
+    expect(resolveSettings(base({ env: { REVIMPORT_STATE: '' }, config })).settings.statePath).toBe(
+      path.resolve('/etc/revimport/local.db'),
+    );
+  });
+
   it('keeps a postgres:// state as written, and resolves statePasswordFile (env over config)', () => {
     const url = 'postgres://app@db.internal:5432/crm?sslmode=require';
     expect(resolveSettings(base({ flags: { state: url } })).settings.statePath).toBe(url);

@@ -31,6 +31,14 @@ describe('maskUrl', () => {
       'postgres://h/db?user=app&password=***&sslmode=require',
     ],
     ['postgres:///db', 'postgres:///db'],
+    // Unencoded special characters: the URL does not parse, the password must still not show.
+    [
+      'postgres://revimport:Se/cret9@127.0.0.1:5432/postgres',
+      'postgres://revimport:***@127.0.0.1:5432/postgres',
+    ],
+    ['postgres://app:a#b?c@h/db', 'postgres://app:***@h/db'],
+    ['postgres://app:p@ss@h:5432/db', 'postgres://app:***@h:5432/db'],
+    ['postgres://app@h:5432/db?sslmode=require', 'postgres://app@h:5432/db?sslmode=require'],
   ])('%s', (url, masked) => {
     expect(maskUrl(url)).toBe(masked);
   });

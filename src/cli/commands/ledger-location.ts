@@ -1,5 +1,5 @@
-// Which ledger a command without delivery settings (history, ledger copy) reads: --state, the config's
-// `state`, or the default location, as push finds it.
+// Which ledger a command without delivery settings (history, ledger copy) reads: --state, REVIMPORT_STATE,
+// the config's `state`, or the default location, as push finds it.
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../config/load.js';
@@ -13,7 +13,7 @@ export interface LedgerLocation {
 }
 
 /**
- * --state, else the config's `state` (a path relative to the config file), else the default location; a
+ * --state, else REVIMPORT_STATE, else the config's `state` (relative to the config file), else the default; a
  * PostgreSQL URL as written, with its password file (config `statePasswordFile`, REVIMPORT_STATE_PASSWORD_FILE).
  */
 export async function ledgerLocation(
@@ -31,6 +31,9 @@ export async function ledgerLocation(
       : loaded?.config.statePasswordFile && path.resolve(loaded.baseDir, loaded.config.statePasswordFile);
   const ofState = (state: string, base: string) => (isPostgresUrl(state) ? state : path.resolve(base, state));
   if (flag !== undefined) return { state: ofState(flag, io.cwd), passwordFile };
+  // The environment before the config file, as for push (flag > environment > config file).
+  const envState = io.env.REVIMPORT_STATE;
+  if (envState !== undefined && envState !== '') return { state: ofState(envState, io.cwd), passwordFile };
   if (loaded?.config.state) return { state: ofState(loaded.config.state, loaded.baseDir), passwordFile };
   return { state: defaultLedgerPath(io.env, homedir()), passwordFile };
 }

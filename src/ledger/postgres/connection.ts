@@ -6,11 +6,21 @@ import { ConfigError } from '../../errors.js';
 
 export { isPostgresUrl } from '../paths.js';
 
-/** The URL with any password replaced by `***`, for messages, history and --json. */
+/**
+ * The URL with any password replaced by `***`, for messages, history and --json. Also for a URL that does not
+ * parse (a password holding an unencoded `/`, `?`, `#` or `@`): everything from the first `:` of the user
+ * part to the last `@` is masked, which may hide more than the password but never less.
+ */
 export function maskUrl(url: string): string {
-  return url
-    .replace(/^(postgres(?:ql)?:\/\/[^:/?#@]*:)[^@/?#]*@/i, '$1***@')
-    .replace(/([?&]password=)[^&#]*/gi, '$1***');
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? '';
+  const rest = url.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  const colon = rest.indexOf(':');
+  const masked =
+    at !== -1 && colon !== -1 && colon < rest.indexOf('@')
+      ? `${scheme}${rest.slice(0, colon)}:***${rest.slice(at)}`
+      : url;
+  return masked.replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /** What `sslmode` asks for, as libpq spells it. */
