@@ -92,8 +92,14 @@ export function resolveSettings(input: ResolveInput): Resolved {
     mapping,
     lookupPath,
     rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
-    // A PostgreSQL URL is kept as written; a path is resolved like the other paths.
-    statePath: keepUrl(flags.state, fromCwd) ?? keepUrl(config.state, fromConfig) ?? input.defaultStatePath,
+    // A PostgreSQL URL is kept as written; a path is resolved like the other paths. Flag > environment >
+    // config file, as everywhere: an image's config naming a local file must not override the REVIMPORT_STATE
+    // a CronJob sets (it did: every run of such a job resent everything into a fresh file).
+    statePath:
+      keepUrl(flags.state, fromCwd) ??
+      keepUrl(nonEmpty(env.REVIMPORT_STATE), fromCwd) ??
+      keepUrl(config.state, fromConfig) ??
+      input.defaultStatePath,
     statePasswordFile:
       fromCwd(nonEmpty(env.REVIMPORT_STATE_PASSWORD_FILE)) ?? fromConfig(config.statePasswordFile),
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
