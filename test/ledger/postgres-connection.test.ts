@@ -116,9 +116,38 @@ describe('connectionOptions', () => {
     expect((error as Error).message).not.toContain('hunter2');
   });
 
-  it('passes other URL parameters on as connection parameters', () => {
-    expect(connectionOptions({ url: 'postgres://h/db?application_name=cron', env: {} }).connection).toEqual({
-      application_name: 'cron',
+  it('passes application_name and options on to the server, and reads connect_timeout', () => {
+    const options = connectionOptions({
+      url: 'postgres://h/db?application_name=cron&options=-c%20search_path%3Dx&connect_timeout=4',
+      env: {},
     });
+    expect(options.connection).toEqual({ application_name: 'cron', options: '-c search_path=x' });
+    expect(options.connectTimeout).toBe(4);
   });
+
+  it.each([
+    ['sslrootcert=/etc/ca.pem', /parameter revimport does not use: sslrootcert/, /NODE_EXTRA_CA_CERTS/],
+    ['target_session_attrs=read-write', /does not use: target_session_attrs/, /primary/],
+    [
+      'fallback_application_name=x',
+      /does not use: fallback_application_name/,
+      /Remove fallback_application_name/,
+    ],
+    ['connect_timeout=soon', /connect_timeout .* must be a whole number of seconds/, /.*/],
+  ])(
+    'refuses %s with exit 2 and what to do (the server refused unknown ones: exit 70)',
+    (query, message, hint) => {
+      const url = `postgres://u:hunter2@h/db?${query}`;
+      let error: unknown;
+      try {
+        connectionOptions({ url, env: {} });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toMatch(message);
+      expect((error as ConfigError).hint ?? '').toMatch(hint);
+      expect((error as Error).message).not.toContain('hunter2');
+    },
+  );
 });

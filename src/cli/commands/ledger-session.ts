@@ -57,8 +57,10 @@ function refused(
     const failure = signal.aborted ? new LockError('stopped while waiting for another run to finish') : error;
     const code =
       signal.aborted && typeof signal.reason === 'number' ? signal.reason : exitCodeForError(failure);
-    // Best effort: the refusal is what the user must see, not a failure to note it.
-    await note(code, Date.now() - waited).catch(() => undefined);
+    // Best effort: the refusal is what the user must see, not a failure to note it. Only a run refused the
+    // lock (or stopped waiting for it) is noted: a ledger that could not be reached cannot be written either,
+    // and trying again to a server that closes every connection kept the process alive.
+    if (failure instanceof LockError) await note(code, Date.now() - waited).catch(() => undefined);
     throw failure;
   };
 }

@@ -9,7 +9,7 @@ import { DeliveryError, LockError } from '../../errors.js';
 import type { Target } from '../target.js';
 import { clientFor, openError, type Sql } from './client.js';
 import type { ConnectionSource } from './connection.js';
-import { maskUrl } from './connection.js';
+import { connectionOptions, maskUrl } from './connection.js';
 
 export interface AdvisoryLockOptions {
   /** How long to wait for another run's lock before throwing LockError; 0 fails at once. */
@@ -25,6 +25,37 @@ export interface AdvisoryLock {
   check(): void;
   /** Unlocks and closes the connection. Idempotent. */
   release(): Promise<void>;
+}
+
+/** How long the lock's first query may take, in connect timeouts (postgres.js retries within it). */
+const connectTries = 3;
+const heartbeatMs = 30_000;
+const keepSession = [
+  'SET idle_session_timeout = 0',
+  'SET tcp_keepalives_idle = 60',
+  'SET tcp_keepalives_interval = 10',
+  'SET tcp_keepalives_count = 6',
+];
+
+/** The first query's answer, or a CONNECT_TIMEOUT error (a connection error: exit 2 via openError). */
+async function firstAnswer(sql: Sql, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`no answer from the server within ${ms / 1000} s`), {
+            code: 'CONNECT_TIMEOUT',
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    await Promise.race([sql.unsafe('SELECT 1'), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The advisory lock's two int4 keys: revimport's namespace, and the target (base URL and key fingerprint). */
@@ -52,7 +83,16 @@ export async function acquireAdvisoryLock(
   const [namespace, key] = lockKeys(target);
   let released = false;
   const deadline = now() + waitMs;
+  let heartbeat: NodeJS.Timeout | undefined;
   try {
+    // The lock is the run's first connection. A server that accepts TCP and closes it at once made the
+    // client reconnect forever (postgres.js 3.4.9 waiting on its TLS offer): the first answer has a deadline.
+    await firstAnswer(sql, connectTries * (connectionOptions(source).connectTimeout ?? 10) * 1000);
+    // The lock's connection is idle for the whole run: a server's idle_session_timeout (PostgreSQL 14+, often
+    // set on managed services) would end it and the run with it; keepalives make the server notice a host
+    // that vanished without closing it, so the lock does not outlive it for hours. Each may be refused
+    // (older servers): the lock still works.
+    for (const setting of keepSession) await sql.unsafe(setting).catch(() => undefined);
     for (;;) {
       const rows = await sql.unsafe('SELECT pg_try_advisory_lock($1, $2) AS locked', [namespace, key]);
       if (rows[0]!.locked === true) break;
@@ -68,6 +108,12 @@ export async function acquireAdvisoryLock(
       await sleep(pollMs);
     }
     held = true;
+    // A query now and then keeps the session alive through idle timeouts of poolers and firewalls, and finds a
+    // lost connection before the next ledger write does.
+    heartbeat = setInterval(() => {
+      sql.unsafe('SELECT 1').catch(() => undefined);
+    }, heartbeatMs);
+    heartbeat.unref();
     return {
       check() {
         if (!lost) return;
@@ -79,6 +125,7 @@ export async function acquireAdvisoryLock(
       async release() {
         if (released) return;
         released = true;
+        clearInterval(heartbeat);
         try {
           // Closing the connection releases the lock too; the unlock makes it immediate on a pooled server.
           if (!lost) await sql.unsafe('SELECT pg_advisory_unlock($1, $2)', [namespace, key]);
@@ -91,6 +138,7 @@ export async function acquireAdvisoryLock(
       },
     };
   } catch (error) {
+    clearInterval(heartbeat);
     await sql.end({ timeout: 1 }).catch(() => undefined);
     if (error instanceof LockError) throw error;
     // The lock is the run's first connection: a wrong URL, login or certificate is reported from here.

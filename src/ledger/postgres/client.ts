@@ -2,7 +2,7 @@
 // the server or the connection is gone, and what to tell the user when the ledger cannot be opened.
 import { connect, type Socket } from 'node:net';
 import postgres from 'postgres';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, DeliveryError } from '../../errors.js';
 import { type ConnectionSource, connectionOptions } from './connection.js';
 
 /** Error codes and classes that mean the server or the connection went away, not a wrong statement. */
@@ -42,9 +42,15 @@ export type TransactionSql = postgres.TransactionSql<Record<string, never>>;
 /** Client options shared by the ledger's connections and the lock's. */
 export function clientFor(source: ConnectionSource, applicationName: string, onclose?: () => void): Sql {
   const options = connectionOptions(source);
-  // `socket` is in postgres.js's options (connection.js createSocket), not in its types.
-  const socket = { socket: connectNoDelay };
-  return postgres({
+  // `socket` is in postgres.js's options (connection.js createSocket), not in its types. Once the client is
+  // ended no new socket is opened: postgres.js 3.4.9 went on reconnecting after end() to a server that
+  // closes every connection at once, which kept the process alive (measured: 1,000 sockets a second).
+  let ended = false;
+  const socket = {
+    socket: (target: Parameters<typeof connectNoDelay>[0]) =>
+      ended ? new Promise<Socket>(() => {}) : connectNoDelay(target),
+  };
+  const sql = postgres({
     host: options.host,
     port: options.port,
     database: options.database,
@@ -56,14 +62,22 @@ export function clientFor(source: ConnectionSource, applicationName: string, onc
     onclose,
     // postgres.js ends a connection after 30 to 60 minutes by default: the lock's must live as long as the run.
     max_lifetime: null,
-    connect_timeout: 10,
-    connection: { application_name: applicationName, ...options.connection },
+    connect_timeout: options.connectTimeout ?? 10,
+    // synchronous_commit on, whatever the database or role sets: a journal row must be durable before its
+    // request goes out (settles lower it for their own transaction only).
+    connection: { application_name: applicationName, ...options.connection, synchronous_commit: 'on' },
     ...(socket as object),
     // bigint ids and epoch ms are numbers, as the SQLite ledger returns them (exact below 2^53).
     types: {
       bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
     } as unknown as Record<string, never>,
   }) as unknown as Sql;
+  const end = sql.end.bind(sql);
+  sql.end = (options) => {
+    ended = true;
+    return end(options);
+  };
+  return sql;
 }
 
 /** Why the ledger database could not be opened, said so that the user can act on it (exit 2). */
@@ -86,6 +100,18 @@ export function openError(error: unknown, location: string): unknown {
   if (code === '42501') {
     return new ConfigError(`no right to create the ledger's tables in ${location}: ${message}`, {
       hint: 'Grant the user CREATE on the database (for the schema "revimport"), or create it once as its owner.',
+      cause: error,
+    });
+  }
+  if (code === '53300' || code === '57P03') {
+    return new DeliveryError(`the ledger database ${location} takes no more connections now: ${message}`, {
+      hint: 'Run again later; each run uses up to three connections (the lock, the ledger, history).',
+      cause: error,
+    });
+  }
+  if (code === '42704' || code === '22023') {
+    return new ConfigError(`the ledger database ${location} refused a setting: ${message}`, {
+      hint: 'Check the options parameter of the ledger URL.',
       cause: error,
     });
   }
@@ -126,6 +152,8 @@ function connectNoDelay(options: { host: string[]; port: number[]; path?: string
       );
     }, 10_000);
     socket.setNoDelay(true);
+    // A peer gone without a reset (a cut network) is noticed in about a minute, not after TCP's retransmissions.
+    socket.setKeepAlive(true, 30_000);
     socket.once('connect', () => {
       clearTimeout(timer);
       socket.off('error', fail);

@@ -23,6 +23,19 @@ export function maskUrl(url: string): string {
   return masked.replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
+/** URL parameters passed on to the server as they are (libpq's own names). */
+const passedOn = new Set(['application_name', 'options']);
+
+/** libpq parameters revimport does not implement, with what to do instead. */
+const unsupportedHints: Record<string, string> = {
+  sslrootcert: 'For a private CA give Node its certificate instead: NODE_EXTRA_CA_CERTS=/path/ca.pem.',
+  sslcert:
+    'Client certificates are not supported; log in with a password (URL, statePasswordFile or PGPASSWORD).',
+  sslkey:
+    'Client certificates are not supported; log in with a password (URL, statePasswordFile or PGPASSWORD).',
+  target_session_attrs: 'Point --state at the primary server itself.',
+};
+
 /** What `sslmode` asks for, as libpq spells it. */
 export const sslModes = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
 export type SslMode = (typeof sslModes)[number];
@@ -35,7 +48,9 @@ export interface PostgresOptions {
   readonly password?: string;
   /** false: plain; 'prefer' etc.: TLS as postgres.js reads those words; 'verify-full': TLS with the server checked. */
   readonly ssl: false | 'prefer' | 'require' | 'verify-full';
-  /** Other URL parameters (application_name, options...) passed on as connection parameters. */
+  /** `connect_timeout` from the URL, in seconds. */
+  readonly connectTimeout?: number;
+  /** URL parameters passed on to the server as startup settings (application_name, options). */
   readonly connection: Record<string, string>;
 }
 
@@ -61,7 +76,23 @@ export function connectionOptions(source: ConnectionSource): PostgresOptions {
     });
   }
   const params = Object.fromEntries(parsed.searchParams);
-  const { sslmode: urlSslMode, password: queryPassword, ...connection } = params;
+  const { sslmode: urlSslMode, password: queryPassword, connect_timeout, ...connection } = params;
+  // Only what is known reaches the server as a startup setting: anything else made it end the connection
+  // ("unrecognized configuration parameter"), reported as an internal error (review of issue 15).
+  for (const name of Object.keys(connection)) {
+    if (passedOn.has(name)) continue;
+    throw new ConfigError(`the ledger URL ${maskUrl(url)} has a parameter revimport does not use: ${name}`, {
+      hint:
+        unsupportedHints[name] ??
+        `Remove ${name}; revimport reads sslmode, connect_timeout, ${[...passedOn].join(', ')}.`,
+    });
+  }
+  const connectTimeout = connect_timeout === undefined ? undefined : Number(connect_timeout);
+  if (connectTimeout !== undefined && !(Number.isInteger(connectTimeout) && connectTimeout > 0)) {
+    throw new ConfigError(
+      `connect_timeout in the ledger URL ${maskUrl(url)} must be a whole number of seconds`,
+    );
+  }
   const mode = (urlSslMode ?? env.PGSSLMODE ?? 'prefer') as SslMode;
   if (!sslModes.includes(mode)) {
     throw new ConfigError(`sslmode "${mode}" in the ledger URL ${maskUrl(url)} is not one PostgreSQL knows`, {
@@ -78,6 +109,7 @@ export function connectionOptions(source: ConnectionSource): PostgresOptions {
     username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
     password,
     ssl: sslOption(mode),
+    ...(connectTimeout === undefined ? {} : { connectTimeout }),
     connection,
   };
 }
