@@ -33,6 +33,8 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
   const destination = await PostgresLedger.open(to, { merges: false });
   try {
     return await destination.transaction(async (sql) => {
+      // Two copies at once into one database wait for each other: each sees what the other copied.
+      await sql.unsafe(`SELECT pg_advisory_xact_lock(hashtext('revimport ledger copy'))`);
       const counts = { targets: 0, runs: 0, records: 0, outstanding: 0, batches: 0 };
       const targetIds = new Map<number, number>();
       for (const row of db.prepare('SELECT * FROM targets ORDER BY id').all() as TargetRow[]) {
@@ -91,12 +93,32 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
       const inflight = db.prepare('SELECT * FROM inflight ORDER BY seq').all() as (RecordRow & {
         seq: number;
       })[];
-      const batches = db
+      // A pending body the destination knows already (copied before: its journal row, pending or settled,
+      // or its records under its Idempotency-Key, moved there or delivered) is not copied again: a second
+      // row would send the same body twice, to a server that may not deduplicate keys.
+      const pendingBatches = db
         .prepare(
           `SELECT b.*, bb.body FROM batches AS b JOIN batch_bodies AS bb ON bb.batch_id = b.id
           WHERE b.state = 'pending' ORDER BY b.seq`,
         )
         .all() as BatchRow[];
+      const known = new Set<string>();
+      if (pendingBatches.length > 0) {
+        const found = await sql.unsafe(
+          `SELECT target_id, idempotency_key FROM revimport.batches
+            WHERE target_id = ANY ($1::bigint[]) AND idempotency_key = ANY ($2::text[])
+          UNION SELECT target_id, idempotency_key FROM revimport.records
+            WHERE target_id = ANY ($1::bigint[]) AND idempotency_key = ANY ($2::text[])`,
+          [
+            [...new Set(pendingBatches.map((b) => targetIds.get(b.target_id)!))],
+            [...new Set(pendingBatches.map((b) => b.idempotency_key))],
+          ] as never[],
+        );
+        for (const row of found) known.add(`${row.target_id}:${row.idempotency_key}`);
+      }
+      const batches = pendingBatches.filter(
+        (b) => !known.has(`${targetIds.get(b.target_id)}:${b.idempotency_key}`),
+      );
       const [{ first }] = (await sql.unsafe(
         `SELECT nextval('revimport.seq') * 16777216 AS first`,
       )) as unknown as [{ first: number }];
