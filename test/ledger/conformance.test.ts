@@ -328,6 +328,28 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
       });
     });
 
+    // Review of issue 15: PostgreSQL counted {pending 1, delivered 0} here, SQLite {pending 1, delivered 1}
+    // (the delivery is staged beside the journal row there, which does not shadow it).
+    it('counts a key marked pending, journaled, then delivered per record in both states', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [pending('id:1', 'k0')]);
+      await ledger.journalBatch(target, run, 'k1', [entry('1')], body('1'));
+      await ledger.markDelivered(target, ['id:1'], 'k2');
+      expect(await ledger.counts(target)).toEqual({ pending: 1, delivered: 1, rejected: 0, failed: 0 });
+    });
+
+    it('counts a delivered key journaled again later (a changed record resent) in its journal row only', async () => {
+      const { target, run } = await setUp();
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [entry('1', 10)], body('1')));
+      await ledger.merge();
+      clock = 2_000;
+      const again = { ...entry('1', 7), contentHash: 'new' };
+      const id = await ledger.journalBatch(target, run, 'k2', [again], body('1'));
+      expect(await ledger.counts(target)).toEqual({ pending: 1, delivered: 0, rejected: 0, failed: 0 });
+      await ledger.settleBatch(id);
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
+    });
+
     it('is merged by finishRun and by close', async () => {
       const { target, run } = await setUp();
       await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [entry('1')], body('1')));

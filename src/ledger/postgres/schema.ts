@@ -95,9 +95,17 @@ CREATE FUNCTION revimport.payload_value(payload text) RETURNS double precision L
 /** Migration n+1 is `postgresMigrations[n]`. */
 export const postgresMigrations: readonly string[] = [schemaV1];
 
-/** Created before any migration: where the schema version is kept. */
+/**
+ * Created before any migration: where the schema version is kept. The schema is created only when it is
+ * missing (migrate.ts): even with IF NOT EXISTS, CREATE SCHEMA needs the CREATE right on the database,
+ * which a runtime role given an existing `revimport` schema may not have.
+ */
 export const bootstrap = `
-CREATE SCHEMA IF NOT EXISTS revimport;
+DO $$ BEGIN
+  IF to_regnamespace('revimport') IS NULL THEN
+    CREATE SCHEMA revimport;
+  END IF;
+END $$;
 CREATE TABLE IF NOT EXISTS revimport.migrations (
   version    integer PRIMARY KEY,
   applied_at timestamptz NOT NULL DEFAULT now()
