@@ -151,6 +151,13 @@ if (prefilled) {
 const postgresUrl = values.state;
 if (postgresUrl !== undefined) {
   if (!/^postgres(ql)?:\/\//i.test(postgresUrl)) throw new Error('--state: a postgres:// URL');
+  // The bench drops the ledger schema before each push: never in a database that may hold a real ledger.
+  const database = decodeURIComponent(new URL(postgresUrl).pathname.slice(1));
+  if (!/bench/i.test(database)) {
+    throw new Error(
+      `--state: the bench empties the ledger (DROP SCHEMA revimport) of the database it is given; name one for it (its name must contain "bench"), not ${database || 'the default database'}`,
+    );
+  }
   allPrograms.push(
     {
       name: 'pg-push',
