@@ -4,7 +4,7 @@
 // The source is merged first (openLedger) and read through its own read-only connection; the destination
 // is written in one transaction, lists as array parameters, in chunks.
 import Database from 'better-sqlite3';
-import { openLedger } from './ledger.js';
+import { openLedger, type RunDbRow } from './ledger.js';
 import { retain } from './native.js';
 import type { TransactionSql } from './postgres/client.js';
 import type { ConnectionSource } from './postgres/connection.js';
@@ -48,7 +48,7 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
       }
       // Runs: a run copied before (same start, pid, command and files) is not copied twice.
       const runIds = new Map<number, number>();
-      for (const row of db.prepare('SELECT * FROM runs ORDER BY id').all() as RunRow[]) {
+      for (const row of db.prepare('SELECT * FROM runs ORDER BY id').all() as RunDbRow[]) {
         const [r] = await sql.unsafe(
           `WITH found AS (SELECT id FROM revimport.runs WHERE started_at = $3 AND pid = $8 AND command = $1
               AND files = $2),
@@ -169,18 +169,6 @@ interface TargetRow {
   base_url: string;
   key_fingerprint: string;
   created_at: number;
-}
-
-interface RunRow {
-  id: number;
-  command: string;
-  files: string;
-  started_at: number;
-  finished_at: number | null;
-  counts: string | null;
-  exit_code: number | null;
-  duration_ms: number | null;
-  pid: number;
 }
 
 interface RecordRow {

@@ -57,7 +57,8 @@ const journalMergeThreshold = 1_000_000;
 
 type Statements = { [name in keyof typeof sql]: Database.Statement };
 
-interface RunDbRow {
+/** A row of the runs table as SQLite returns it (also read by copy-ledger.ts). */
+export interface RunDbRow {
   id: number;
   command: RunCommand;
   files: string;
