@@ -2,18 +2,15 @@
 // as in ledger-migration.test.ts) moved into PostgreSQL loses nothing: the next push from the PostgreSQL
 // ledger resends the body in flight at the crash as the same body under the same key, resends the failed
 // record, never sends what was delivered, and history shows the copied runs.
-import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { pushEnv } from '../helpers/exports.js';
-import { keep, retain } from '../helpers/native.js';
+import { crashedLedger, fixtureKey, writeFixtureExport } from '../helpers/ledger-v2.js';
 import { createDatabase, dropDatabase, skipPostgres } from '../helpers/postgres.js';
 
-const key = 'fixture-key';
-const ids = ['D-1', 'D-2', 'S-1', 'F-1', 'P-1', 'P-2', 'N-1'];
+const key = fixtureKey;
 
 describe.skipIf(skipPostgres())('ledger copy', () => {
   let receiver: Receiver;
@@ -29,16 +26,7 @@ describe.skipIf(skipPostgres())('ledger copy', () => {
 
   it('moves a crashed SQLite ledger into PostgreSQL: delivered never resent, outstanding resent as it was', async () => {
     const work = tempDir('revimport-copy-');
-    const state = path.join(work, 'ledger.db');
-    copyFileSync(path.join(root, 'test/fixtures/ledger-v2/ledger.db'), state);
-    const db = retain(new Database(state));
-    keep(db).prepare('UPDATE targets SET base_url = ?').run(receiver.url);
-    const stored = keep(db)
-      .prepare("SELECT key, idempotency_key AS k FROM inflight WHERE state = 'pending' ORDER BY seq")
-      .all() as { key: string; k: string }[];
-    const runs = (keep(db).prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
-    db.close();
-
+    const { state, stored, runs } = crashedLedger(work, receiver.url);
     const password = new URL(url).password;
     const copy = await runCli(['ledger', 'copy', '--state', state, '--to', url, '--json'], { cwd: work });
     expect(copy.code, copy.stderr).toBe(0);
@@ -51,33 +39,7 @@ describe.skipIf(skipPostgres())('ledger copy', () => {
     const history = await runCli(['history', '--json', '--state', url], { cwd: work });
     expect(JSON.parse(history.stdout)).toHaveLength(runs);
 
-    const csv = ['id,time,value,currency,name,email']
-      .concat(
-        ids.map(
-          (id, n) =>
-            `${id},2026-11-01 11:00:00,${(n + 1) * 10}.00,EUR,purchase,${id.toLowerCase()}@example.com`,
-        ),
-      )
-      .join('\n');
-    const file = path.join(work, 'day2.csv');
-    writeFileSync(file, `${csv}\n`);
-    const config = path.join(work, 'revimport.config.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        timezone: 'Europe/Berlin',
-        mapping: {
-          fields: {
-            conversionId: 'id',
-            conversionDatetime: 'time',
-            conversionValue: 'value',
-            conversionCurrency: 'currency',
-            conversionName: 'name',
-            conversionEmail: 'email',
-          },
-        },
-      }),
-    );
+    const { file, config } = writeFixtureExport(work);
     // From another folder: the SQLite file is not there, only the database.
     const elsewhere = tempDir('revimport-copy-host-');
     const env = pushEnv(receiver.url, key, url);

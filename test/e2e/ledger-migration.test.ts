@@ -3,72 +3,29 @@
 // crash is resent as the same body under the same Idempotency-Key, the failed one is resent, and what was
 // delivered (merged or only staged) is never sent again (the file's copies of all six are found sent);
 // a push after that sends nothing at all.
-import { copyFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { pushEnv } from '../helpers/exports.js';
+import { crashedLedger, fixtureKey, writeFixtureExport } from '../helpers/ledger-v2.js';
 import { keep, retain } from '../helpers/native.js';
 
-const key = 'fixture-key';
+const key = fixtureKey;
 let receiver: Receiver | undefined;
 afterEach(async () => {
   await receiver?.close();
   receiver = undefined;
 });
 
-const ids = ['D-1', 'D-2', 'S-1', 'F-1', 'P-1', 'P-2', 'N-1'];
-const values: Record<string, string> = {
-  'D-1': '10.00',
-  'D-2': '20.00',
-  'S-1': '30.00',
-  'F-1': '40.00',
-  'P-1': '50.00',
-  'P-2': '60.00',
-  'N-1': '70.00',
-};
-
 it('migrates a crashed schema-2 ledger: pending resent with its body and key, delivered never resent', async () => {
   const work = tempDir('revimport-migration-');
-  const state = path.join(work, 'ledger.db');
-  copyFileSync(path.join(root, 'test/fixtures/ledger-v2/ledger.db'), state);
   receiver = await startReceiver({ apiKey: key });
   // The fixture's target is the default receiver address; this receiver listens elsewhere.
-  const db = retain(new Database(state));
-  expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(2);
-  keep(db).prepare('UPDATE targets SET base_url = ?').run(receiver.url);
-  const stored = keep(db)
-    .prepare("SELECT key, idempotency_key AS k FROM inflight WHERE state = 'pending' ORDER BY seq")
-    .all() as { key: string; k: string }[];
-  db.close();
+  const { state, stored, schema } = crashedLedger(work, receiver.url);
+  expect(schema).toBe(2);
   expect(stored.map((row) => row.key)).toEqual(['id:P-1', 'id:P-2']);
-
-  const csv = ['id,time,value,currency,name,email']
-    .concat(
-      ids.map((id) => `${id},2026-11-01 11:00:00,${values[id]},EUR,purchase,${id.toLowerCase()}@example.com`),
-    )
-    .join('\n');
-  const file = path.join(work, 'day2.csv');
-  writeFileSync(file, `${csv}\n`);
-  const config = path.join(work, 'revimport.config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      timezone: 'Europe/Berlin',
-      mapping: {
-        fields: {
-          conversionId: 'id',
-          conversionDatetime: 'time',
-          conversionValue: 'value',
-          conversionCurrency: 'currency',
-          conversionName: 'name',
-          conversionEmail: 'email',
-        },
-      },
-    }),
-  );
+  const { file, config } = writeFixtureExport(work);
   const env = pushEnv(receiver.url, key, state);
 
   const first = await runCli(['push', file, '-c', config, '--json'], { cwd: work, env });
