@@ -41,19 +41,6 @@ export interface OpenPostgresLedgerOptions {
   readonly applicationName?: string;
 }
 
-/** counts(): see there. Times are epoch ms, so a delivery in the journal row's millisecond counts beside it. */
-const countsSql = `WITH bk AS (SELECT b.state, b.created_at, k.key FROM revimport.batches AS b,
-      unnest(b.keys) AS k (key) WHERE b.target_id = $1)
-  SELECT state, count(*)::integer AS n FROM (
-    SELECT r.state FROM revimport.records AS r WHERE r.target_id = $1
-      AND NOT (r.state = 'rejected' AND EXISTS (SELECT 1 FROM bk WHERE bk.key = r.key))
-      AND NOT (r.state = 'delivered'
-        AND EXISTS (SELECT 1 FROM bk WHERE bk.key = r.key AND bk.created_at > r.updated_at))
-    UNION ALL
-    SELECT bk.state FROM bk WHERE NOT EXISTS (SELECT 1 FROM revimport.records AS r
-      WHERE r.target_id = $1 AND r.key = bk.key AND r.state IN ('pending', 'failed'))) AS s
-  GROUP BY state`;
-
 /** Records merged at once after which the records table's statistics are refreshed (ANALYZE). */
 const analyzeAfter = 10_000;
 
@@ -343,7 +330,7 @@ export class PostgresLedger implements LedgerStore {
   counts(targetId: number): Promise<StateCounts> {
     return this.#serial(async (sql) => {
       const counts: StateCounts = { pending: 0, delivered: 0, rejected: 0, failed: 0 };
-      for (const row of await sql.unsafe(countsSql, [targetId])) {
+      for (const row of await sql.unsafe(pgSql.counts, [targetId])) {
         counts[row.state as RecordState] += row.n as number;
       }
       return counts;

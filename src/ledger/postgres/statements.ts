@@ -95,13 +95,16 @@ export const pgSql = {
       value = excluded.value
     WHERE r.state IN ('delivered', 'rejected') OR r.seq < excluded.seq`,
 
-  // counts: a journal row's key is counted in its row's state, over its records row, unless that records
-  // row is pending or failed (the per-record state is the newer one then), as in the SQLite ledger.
-  counts: `WITH bk AS (SELECT b.state, k.key FROM revimport.batches AS b, unnest(b.keys) AS k (key)
-      WHERE b.target_id = $1)
+  // counts (see PostgresLedger.counts): a journal row's key is counted in its row's state, over its records
+  // row, unless that records row is pending or failed (the per-record state is the newer one then), as in the
+  // SQLite ledger. Times are epoch ms, so a delivery in the journal row's millisecond counts beside it.
+  counts: `WITH bk AS (SELECT b.state, b.created_at, k.key FROM revimport.batches AS b,
+      unnest(b.keys) AS k (key) WHERE b.target_id = $1)
     SELECT state, count(*)::integer AS n FROM (
       SELECT r.state FROM revimport.records AS r WHERE r.target_id = $1
-        AND NOT (r.state IN ('delivered', 'rejected') AND EXISTS (SELECT 1 FROM bk WHERE bk.key = r.key))
+        AND NOT (r.state = 'rejected' AND EXISTS (SELECT 1 FROM bk WHERE bk.key = r.key))
+        AND NOT (r.state = 'delivered'
+          AND EXISTS (SELECT 1 FROM bk WHERE bk.key = r.key AND bk.created_at > r.updated_at))
       UNION ALL
       SELECT bk.state FROM bk WHERE NOT EXISTS (SELECT 1 FROM revimport.records AS r
         WHERE r.target_id = $1 AND r.key = bk.key AND r.state IN ('pending', 'failed'))) AS s
