@@ -22,6 +22,10 @@ function addDeliveryOptions(command: Command): Command {
       'CRM base URL; revimport posts to {base-url}/api/revenues (env REVIMPORT_BASE_URL)',
     )
     .option(
+      '--account <name>',
+      'the CRM account at the base URL, where one URL serves several (env REVIMPORT_ACCOUNT; default: the URL has one)',
+    )
+    .option(
       '--state <path|url>',
       'ledger file or postgres:// URL (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)',
     )
@@ -128,9 +132,8 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
       context.setExitCode(await historyCommand(options, context));
     });
 
-  program
-    .command('ledger')
-    .description('move the ledger')
+  const ledger = program.command('ledger').description("see, resolve or move the ledger's targets");
+  ledger
     .command('copy')
     .description('copy an SQLite ledger (its runs and records) into a PostgreSQL ledger')
     .requiredOption('--to <url>', 'the PostgreSQL ledger: postgres://user@host:5432/database')
@@ -141,6 +144,32 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     .action(async (options: Record<string, unknown>) => {
       const { ledgerCopyCommand } = await import('./commands/ledger-copy.js');
       context.setExitCode(await ledgerCopyCommand(options, context));
+    });
+
+  ledger
+    .command('accounts')
+    .description('list the targets (CRM accounts) the ledger keeps history for')
+    .option('-c, --config <path>', 'config file whose `state` names the ledger')
+    .option('--state <path|url>', 'ledger file, or postgres:// URL')
+    .option('--json', 'print JSON')
+    .action(async (options: Record<string, unknown>) => {
+      const { ledgerAccountsCommand } = await import('./commands/ledger-accounts.js');
+      context.setExitCode(await ledgerAccountsCommand(options, context));
+    });
+
+  ledger
+    .command('assign')
+    .description(
+      "resolve targets kept per API key by an older ledger: name one key's history as an account, or merge several keys' histories into one",
+    )
+    .argument('<base-url>', 'the CRM base URL the keys were used with')
+    .argument('<key...>', 'key fingerprints, as `ledger accounts` or the push that stopped lists them')
+    .option('--account <name>', "the account's name (default: the URL's one account)")
+    .option('-c, --config <path>', 'config file whose `state` names the ledger')
+    .option('--state <path|url>', 'ledger file, or postgres:// URL')
+    .action(async (baseUrl: string, keys: string[], options: Record<string, unknown>) => {
+      const { ledgerAssignCommand } = await import('./commands/ledger-accounts.js');
+      context.setExitCode(await ledgerAssignCommand(baseUrl, keys, options, context));
     });
 
   program

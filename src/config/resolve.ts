@@ -2,6 +2,7 @@
 // Precedence, highest first: flag > environment > config file > preset > built-in default.
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { checkAccountName } from '../ledger/accounts.js';
 import { isPostgresUrl } from '../ledger/paths.js';
 import { normalizeCurrency } from '../record/currency.js';
 import { createDatetimeParser } from '../record/datetime.js';
@@ -13,6 +14,7 @@ import { defaults, type ErrorBudget, type Settings } from './settings.js';
 /** Raw push/retry flags after commander, before validation. */
 export interface PushFlags {
   baseUrl?: string;
+  account?: string;
   rejects?: string;
   state?: string;
   batchSize?: string;
@@ -89,6 +91,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
   const settings: Settings = {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     apiKey,
+    account: accountSetting(flags.account ?? nonEmpty(env.REVIMPORT_ACCOUNT) ?? config.account),
     mapping,
     lookupPath,
     rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
@@ -230,6 +233,14 @@ function normalizeDelimiter(raw: string | undefined): string | undefined {
 }
 
 /** A `postgres://` ledger URL as it is; a path through `resolvePath`. */
+/** The account name as a setting (ledger/accounts.ts says what a name may hold); '' when none is given. */
+function accountSetting(name: string | undefined): string {
+  if (name === undefined) return '';
+  const problem = checkAccountName(name);
+  if (problem) throw new UsageError(`account ${JSON.stringify(name)} ${problem}`);
+  return name;
+}
+
 function keepUrl(state: string | undefined, resolvePath: (p: string | undefined) => string | undefined) {
   return state !== undefined && isPostgresUrl(state) ? state : resolvePath(state);
 }

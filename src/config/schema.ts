@@ -277,6 +277,11 @@ export const configSchema = z
     baseUrl: z.string().url().optional(),
     /** The API key inline (discouraged: prefer REVIMPORT_API_KEY or apiKeyFile). */
     apiKey: z.string().min(1).optional(),
+    /**
+     * The CRM account the ledger keeps history for, where one base URL serves several accounts (each with
+     * its own keys). Omitted: the URL's one account. A rotated key of the same account keeps the name.
+     */
+    account: z.string().min(1).max(100).optional(),
     /** A file holding the API key (relative to the config file). */
     apiKeyFile: z.string().min(1).optional(),
     mapping: mappingSchema.optional(),

@@ -8,6 +8,11 @@ export interface Settings {
   /** `{baseUrl}` without a trailing slash; undefined is only allowed with --check. */
   baseUrl: string | undefined;
   apiKey: string | undefined;
+  /**
+   * The CRM account at `baseUrl` the ledger keeps history for ('' by default): needed only where one URL
+   * serves several accounts (`account` / --account / REVIMPORT_ACCOUNT). Keys of one account share it.
+   */
+  account: string;
   /** The user's mapping (preset name and overrides); undefined = detect a preset from each file's header. */
   mapping: WrittenMapping | undefined;
   /** Absolute path of mapping.lookup's file (the mapping keeps it as written, for messages). */

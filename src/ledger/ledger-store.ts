@@ -2,13 +2,31 @@
 // synchronous) and PostgreSQL (postgres/postgres-ledger.ts, every call a promise). Callers await each result.
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type { Target } from './target.js';
-import type { BeginRunInput, FinishRunInput, RunRow, StateCounts } from './types.js';
+import type {
+  AccountRow,
+  AssignResult,
+  BeginRunInput,
+  FinishRunInput,
+  RunRow,
+  StateCounts,
+} from './types.js';
 
 export interface LedgerStore extends LedgerPort {
   /** Where the ledger is, for messages: the file path, or the URL with its password masked. */
   readonly location: string;
-  /** Upserts the target; returns its id. */
+  /**
+   * Upserts the target (base URL and account); returns its id. Throws ConfigError (exit 2) when the URL has
+   * targets carried over from before schema 4 that are not resolved to an account (accounts.ts).
+   */
   target(target: Target): Awaitable<number>;
+  /** Every target, by base URL and account (unresolved ones last). */
+  accounts(): Awaitable<AccountRow[]>;
+  /**
+   * Resolves the unresolved targets of `baseUrl` keyed by `fingerprints` to `account`: one is named, the
+   * others (and an existing target of that account) are merged into it. Throws ConfigError for a
+   * fingerprint that is not an unresolved target of the URL.
+   */
+  assign(baseUrl: string, fingerprints: readonly string[], account: string): Awaitable<AssignResult>;
   beginRun(input: BeginRunInput): Awaitable<number>;
   /** Records the run's outcome, and merges what it delivered. */
   finishRun(runId: number, input: FinishRunInput): Awaitable<void>;

@@ -6,6 +6,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
+import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from './accounts.js';
 import type { LedgerStore } from './ledger-store.js';
 import { isAlive } from './lock.js';
 import { migrate, requireCurrent } from './migrations.js';
@@ -13,6 +14,8 @@ import { retain } from './native.js';
 import { sql } from './statements.js';
 import type { Target } from './target.js';
 import type {
+  AccountRow,
+  AssignResult,
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
@@ -68,6 +71,9 @@ export interface RunDbRow {
   exit_code: number | null;
   duration_ms: number | null;
   pid: number;
+  /** Since schema 4. */
+  target_id?: number | null;
+  key_fingerprint?: string | null;
 }
 
 /** An open ledger. Not safe to share across processes without `acquireLock` (one run at a time). */
@@ -99,15 +105,79 @@ export class Ledger implements LedgerStore {
     this.#journalSettled = (this.#stmt.journalSettled.get() as { n: number }).n;
   }
 
-  /** Upserts the target; returns its id. */
+  /** Upserts the target (LedgerStore.target); a URL with unresolved targets stops the run. */
   target(target: Target): number {
-    const row = this.#stmt.target.get(target.baseUrl, target.keyFingerprint, this.#now()) as { id: number };
+    if ((this.#stmt.unresolvedAny.get(target.baseUrl) as { any: number }).any === 1) {
+      const rows = this.accounts();
+      const auto = automaticAssignment(rows, target.baseUrl);
+      if (!auto) throw unresolvedTargetsError(target.baseUrl, rows);
+      this.assign(target.baseUrl, auto.fingerprints, auto.account);
+    }
+    const row = this.#stmt.target.get(target.baseUrl, target.account, this.#now()) as { id: number };
     return row.id;
+  }
+
+  accounts(): AccountRow[] {
+    type Row = {
+      id: number;
+      base_url: string;
+      account: string | null;
+      key_fingerprint: string | null;
+      delivered: number;
+      outstanding: number;
+      last_used: number;
+    };
+    return (this.#stmt.accounts.all() as Row[]).map((row) => ({
+      id: row.id,
+      baseUrl: row.base_url,
+      account: row.account,
+      keyFingerprint: row.key_fingerprint,
+      delivered: row.delivered,
+      outstanding: row.outstanding,
+      lastUsed: row.last_used === 0 ? null : row.last_used,
+    }));
+  }
+
+  /** LedgerStore.assign: in one transaction, after folding what is staged into records. */
+  assign(baseUrl: string, fingerprints: readonly string[], account: string): AssignResult {
+    this.merge();
+    return this.#db
+      .transaction((): AssignResult => {
+        const rows = this.accounts();
+        const chosen = chosenTargets(rows, baseUrl, fingerprints);
+        const existing = rows.find((row) => row.baseUrl === baseUrl && row.account === account);
+        const into = survivorOf(chosen, existing).id;
+        if (!existing) this.#stmt.nameTarget.run({ id: into, account });
+        const merged = chosen.filter((row) => row.id !== into);
+        for (const { id: from } of merged) this.#mergeTarget(from, into);
+        return { targetId: into, merged: merged.length };
+      })
+      .immediate();
+  }
+
+  /** Moves every row of target `from` into `into`, then drops `from` (see `assign`). */
+  #mergeTarget(from: number, into: number): void {
+    const params = { from, into };
+    // Its unanswered batches become per-record rows, so that what the account delivered is not resent.
+    for (const { id } of this.#stmt.pendingBatchesOf.all({ from }) as { id: number }[]) this.unjournal(id);
+    this.#stmt.moveRecords.run(params);
+    this.#stmt.dropRecords.run({ from });
+    this.#stmt.dropDeliveredInflight.run(params);
+    this.#stmt.moveInflight.run(params);
+    this.#stmt.dropInflightOf.run({ from });
+    this.#stmt.moveStaged.run(params);
+    this.#stmt.moveBatches.run(params);
+    this.#stmt.moveRuns.run(params);
+    this.#stmt.dropTarget.run({ from });
   }
 
   beginRun(input: BeginRunInput): number {
     const { command, files, startedAt = this.#now(), pid = process.pid } = input;
-    return Number(this.#stmt.beginRun.run(command, JSON.stringify(files), startedAt, pid).lastInsertRowid);
+    const { targetId = null, keyFingerprint = null } = input;
+    return Number(
+      this.#stmt.beginRun.run(command, JSON.stringify(files), startedAt, pid, targetId, keyFingerprint)
+        .lastInsertRowid,
+    );
   }
 
   /** Records the run's outcome, and merges what it delivered into the records table. */
@@ -140,6 +210,7 @@ export class Ledger implements LedgerStore {
       exitCode: row.exit_code,
       durationMs: row.duration_ms,
       pid: row.pid,
+      keyFingerprint: row.key_fingerprint ?? null,
     }));
   }
 

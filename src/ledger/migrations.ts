@@ -131,23 +131,82 @@ CREATE TABLE batch_bodies (
 ) STRICT;
 `;
 
+/**
+ * v4 (issue 19): a target is the CRM account, not the key. Until v3 a target was a base URL plus the
+ * fingerprint of the key used, so a rotated key started an empty target and resent everything. Now a
+ * target is a base URL plus an account name ('' for the URL's one account, a name where one URL serves
+ * several accounts); the key's fingerprint is kept per run (runs.key_fingerprint) to show rotations.
+ *
+ * The table is rebuilt (SQLite cannot drop the UNIQUE (base_url, key_fingerprint) constraint), with
+ * foreign keys off as SQLite's documented procedure requires (`foreignKeysOff`); ids are kept, so the
+ * records, inflight, staged and batches rows keep pointing at their target. A URL with one target makes it
+ * the URL's account (''); the targets of a URL with several keys stay unresolved (account NULL) until the
+ * first push to that URL: it merges them into one account when at most one of them has deliveries (a key
+ * refused or only tried), and otherwise stops (exit 2) until `revimport ledger assign` names or merges them,
+ * since revimport cannot tell one account with a rotated key from two accounts (accounts.ts).
+ */
+const schemaV4 = `
+CREATE TABLE targets_v4 (
+  id              INTEGER PRIMARY KEY,
+  base_url        TEXT    NOT NULL,
+  account         TEXT,
+  key_fingerprint TEXT,
+  created_at      INTEGER NOT NULL,
+  UNIQUE (base_url, account)
+) STRICT;
+INSERT INTO targets_v4 (id, base_url, account, key_fingerprint, created_at)
+  SELECT id, base_url, NULL, key_fingerprint, created_at FROM targets;
+DROP TABLE targets;
+ALTER TABLE targets_v4 RENAME TO targets;
+
+-- A URL with one target: that is its account. The others are resolved at the first push to their URL
+-- (accounts.ts automaticAssignment) or by the user (revimport ledger assign).
+UPDATE targets SET account = '' WHERE base_url IN (SELECT base_url FROM targets GROUP BY base_url HAVING count(*) = 1);
+
+ALTER TABLE runs ADD COLUMN target_id INTEGER;
+ALTER TABLE runs ADD COLUMN key_fingerprint TEXT;
+`;
+
+/** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
+export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
+
 /** Migration n+1 is `ledgerMigrations[n]`. */
-export const ledgerMigrations: readonly string[] = [schemaV1, schemaV2, schemaV3];
+export const ledgerMigrations: readonly Migration[] = [
+  schemaV1,
+  schemaV2,
+  schemaV3,
+  { sql: schemaV4, foreignKeysOff: true },
+];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */
-export function migrate(db: Database.Database, migrations: readonly string[] = ledgerMigrations): void {
+export function migrate(db: Database.Database, migrations: readonly Migration[] = ledgerMigrations): void {
   // Fast path without a write lock: a reader (history) must not queue behind a running push.
   if (readVersion(db, migrations) === migrations.length) return;
   const step = db.transaction((): boolean => {
     // Re-read under the write lock: another process may have migrated in between.
     const version = readVersion(db, migrations);
     if (version === migrations.length) return false;
-    db.exec(migrations[version]!);
+    const migration = migrations[version]!;
+    db.exec(typeof migration === 'string' ? migration : migration.sql);
+    // A rebuild with foreign keys off must leave every reference whole (SQLite's procedure, step 10).
+    if (typeof migration !== 'string' && db.prepare('PRAGMA foreign_key_check').all().length > 0) {
+      throw new Error(`ledger migration ${version + 1} left rows pointing at nothing`);
+    }
     // user_version lives in the file header page, so it commits or rolls back with the DDL.
     db.exec(`PRAGMA user_version = ${version + 1}`);
     return true;
   });
-  while (step.immediate()) {}
+  for (;;) {
+    const next = migrations[readVersion(db, migrations)];
+    // PRAGMA foreign_keys is a no-op inside a transaction: it is switched around the step.
+    const keysOff = next !== undefined && typeof next !== 'string' && next.foreignKeysOff;
+    if (keysOff) db.exec('PRAGMA foreign_keys = OFF');
+    try {
+      if (!step.immediate()) return;
+    } finally {
+      if (keysOff) db.exec('PRAGMA foreign_keys = ON');
+    }
+  }
 }
 
 /**
@@ -157,7 +216,7 @@ export function migrate(db: Database.Database, migrations: readonly string[] = l
 export function requireCurrent(
   db: Database.Database,
   create: () => void,
-  migrations: readonly string[] = ledgerMigrations,
+  migrations: readonly Migration[] = ledgerMigrations,
 ): void {
   const version = readVersion(db, migrations);
   if (version === migrations.length) return;
@@ -170,7 +229,7 @@ export function requireCurrent(
   );
 }
 
-function readVersion(db: Database.Database, migrations: readonly string[]): number {
+function readVersion(db: Database.Database, migrations: readonly Migration[]): number {
   const version = retain(db.prepare('PRAGMA user_version')).pluck().get() as number;
   if (version > migrations.length) {
     throw new ConfigError(

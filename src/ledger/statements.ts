@@ -10,9 +10,53 @@ export const sql = {
   // markPending's own durability (see there); prepared once (native.ts).
   syncFull: 'PRAGMA synchronous = FULL',
   syncNormal: 'PRAGMA synchronous = NORMAL',
-  target: `INSERT INTO targets (base_url, key_fingerprint, created_at) VALUES (?, ?, ?)
-    ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
-  beginRun: 'INSERT INTO runs (command, files, started_at, pid) VALUES (?, ?, ?, ?)',
+  // A target is a base URL and an account (migrations.ts v4); account NULL: a target carried over from
+  // before v4 that is not resolved to an account yet (`revimport ledger assign`).
+  target: `INSERT INTO targets (base_url, account, key_fingerprint, created_at) VALUES (?, ?, NULL, ?)
+    ON CONFLICT (base_url, account) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
+  unresolvedAny: 'SELECT EXISTS (SELECT 1 FROM targets WHERE base_url = ? AND account IS NULL) AS any',
+  // Every target with what it holds and when it was last written: `revimport ledger accounts`, and the
+  // list a push to an unresolved URL stops with. Counts scan the target's rows: not on a push's path.
+  accounts: `SELECT t.id, t.base_url, t.account, t.key_fingerprint,
+      (SELECT count(*) FROM records WHERE target_id = t.id AND state = 'delivered')
+        + (SELECT count(DISTINCT key) FROM staged WHERE target_id = t.id)
+        + coalesce((SELECT sum(size) FROM batches WHERE target_id = t.id AND state = 'delivered'), 0)
+        AS delivered,
+      (SELECT count(*) FROM inflight WHERE target_id = t.id)
+        + coalesce((SELECT sum(size) FROM batches WHERE target_id = t.id AND state = 'pending'), 0)
+        AS outstanding,
+      max(coalesce((SELECT max(updated_at) FROM records WHERE target_id = t.id), 0),
+        coalesce((SELECT max(updated_at) FROM inflight WHERE target_id = t.id), 0),
+        coalesce((SELECT max(delivered_at) FROM staged WHERE target_id = t.id), 0),
+        coalesce((SELECT max(updated_at) FROM batches WHERE target_id = t.id), 0),
+        coalesce((SELECT max(started_at) FROM runs WHERE target_id = t.id), 0)) AS last_used
+    FROM targets AS t ORDER BY t.base_url, t.account IS NULL, t.account, t.id`,
+  nameTarget: 'UPDATE targets SET account = :account WHERE id = :id',
+  // assign: one target's rows move into another (both of one URL, judged one account by the user). A
+  // delivered record wins over a rejected one, and the newer delivery over the older (rows come oldest first).
+  moveRecords: `INSERT INTO records AS r (target_id, key, content_hash, state, idempotency_key, run_id,
+      first_seen, updated_at, message, payload, amount)
+    SELECT :into, key, content_hash, state, idempotency_key, run_id, first_seen, updated_at, message,
+      payload, amount
+    FROM records WHERE target_id = :from ORDER BY updated_at
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = excluded.state,
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
+      first_seen = min(r.first_seen, excluded.first_seen), updated_at = excluded.updated_at,
+      message = excluded.message, payload = excluded.payload, amount = excluded.amount
+    WHERE excluded.state = 'delivered' OR r.state <> 'delivered'`,
+  dropRecords: 'DELETE FROM records WHERE target_id = :from',
+  pendingBatchesOf: `SELECT id FROM batches WHERE target_id = :from AND state = 'pending' ORDER BY seq`,
+  // A record outstanding under one key that the other delivered is not resent; otherwise it moves.
+  dropDeliveredInflight: `DELETE FROM inflight WHERE target_id = :from AND key IN
+    (SELECT key FROM records WHERE target_id = :into AND state = 'delivered')`,
+  moveInflight: 'UPDATE OR IGNORE inflight SET target_id = :into WHERE target_id = :from',
+  dropInflightOf: 'DELETE FROM inflight WHERE target_id = :from',
+  moveStaged: 'UPDATE staged SET target_id = :into WHERE target_id = :from',
+  moveBatches: 'UPDATE batches SET target_id = :into WHERE target_id = :from',
+  moveRuns: 'UPDATE runs SET target_id = :into WHERE target_id = :from',
+  dropTarget: 'DELETE FROM targets WHERE id = :from',
+  beginRun: `INSERT INTO runs (command, files, started_at, pid, target_id, key_fingerprint)
+    VALUES (?, ?, ?, ?, ?, ?)`,
   finishRun: 'UPDATE runs SET counts = ?, exit_code = ?, duration_ms = ?, finished_at = ? WHERE id = ?',
   history: 'SELECT * FROM runs ORDER BY id DESC LIMIT ?',
   liveRuns: 'SELECT pid FROM runs WHERE finished_at IS NULL',

@@ -73,6 +73,10 @@ export interface BeginRunInput {
   readonly startedAt?: number;
   /** Default: process.pid. */
   readonly pid?: number;
+  /** The target the run delivers to (ledger.target). Absent for a run refused before it knew one. */
+  readonly targetId?: number;
+  /** The fingerprint of the key the run used (target.ts), so `history` shows a rotation. */
+  readonly keyFingerprint?: string;
 }
 
 export interface FinishRunInput {
@@ -95,6 +99,30 @@ export interface RunRow {
   readonly exitCode: number | null;
   readonly durationMs: number | null;
   readonly pid: number;
+  /** The fingerprint of the key the run used; null for runs recorded before schema 4 or refused early. */
+  readonly keyFingerprint: string | null;
+}
+
+/**
+ * One target of the ledger as `revimport ledger accounts` lists it. `account` null: carried over from a
+ * ledger before schema 4 with several keys on one URL, not resolved to an account yet.
+ */
+export interface AccountRow {
+  readonly id: number;
+  readonly baseUrl: string;
+  readonly account: string | null;
+  /** The key this target was keyed by before schema 4; null for targets created since. */
+  readonly keyFingerprint: string | null;
+  readonly delivered: number;
+  readonly outstanding: number;
+  /** Epoch ms of the newest write for this target; null when nothing was ever written. */
+  readonly lastUsed: number | null;
+}
+
+/** What `revimport ledger assign` did: the target kept, and how many others were merged into it. */
+export interface AssignResult {
+  readonly targetId: number;
+  readonly merged: number;
 }
 
 export type StateCounts = Record<RecordState, number>;

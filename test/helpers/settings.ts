@@ -8,6 +8,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
   return {
     baseUrl: undefined,
     apiKey: undefined,
+    account: '',
     mapping: mappingInput ? mappingSchema.parse(mappingInput) : undefined,
     lookupPath: undefined,
     rejectsPath: undefined,

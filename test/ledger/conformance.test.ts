@@ -56,15 +56,22 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
   }
 
   describe('targets and runs', () => {
-    it('upserts targets: same URL and key, same id; another key, another id', async () => {
+    it('upserts targets: same URL and account, same id, whatever the key; another account, another id', async () => {
       const a = await ledger.target(targetOf('https://crm.example', 'k1'));
       expect(await ledger.target(targetOf('https://crm.example/', 'k1'))).toBe(a);
-      expect(await ledger.target(targetOf('https://crm.example', 'k2'))).not.toBe(a);
+      expect(await ledger.target(targetOf('https://crm.example', 'k2'))).toBe(a);
+      expect(await ledger.target(targetOf('https://crm.example', 'k1', 'eu'))).not.toBe(a);
     });
 
     it('records runs and lists them newest first', async () => {
       const first = await ledger.beginRun({ command: 'push', files: ['a.csv', 'b.csv'], startedAt: 10 });
-      const second = await ledger.beginRun({ command: 'retry', files: [], startedAt: 20, pid: 4242 });
+      const second = await ledger.beginRun({
+        command: 'retry',
+        files: [],
+        startedAt: 20,
+        pid: 4242,
+        keyFingerprint: 'f1f1f1f1f1f1f1f1',
+      });
       clock = 99;
       await ledger.finishRun(first, { counts: { delivered: 3, rejected: 1 }, exitCode: 1, durationMs: 80 });
       expect(await ledger.history({ limit: 10 })).toEqual([
@@ -78,6 +85,7 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
           exitCode: null,
           durationMs: null,
           pid: 4242,
+          keyFingerprint: 'f1f1f1f1f1f1f1f1',
         },
         {
           id: first,
@@ -89,6 +97,7 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
           exitCode: 1,
           durationMs: 80,
           pid: process.pid,
+          keyFingerprint: null,
         },
       ]);
       expect((await ledger.history({ limit: 1 })).map((row) => row.id)).toEqual([second]);
@@ -123,7 +132,7 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
   describe('lookup', () => {
     it('returns known keys of this target only, across chunk boundaries', async () => {
       const { target, run } = await setUp();
-      const other = await ledger.target(targetOf('https://crm.example', 'other-key'));
+      const other = await ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
       const keys = Array.from({ length: 1201 }, (_, i) => `id:${i}`);
       await ledger.markPending(
         target,
@@ -247,7 +256,7 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
   describe('outstanding', () => {
     it('returns failed records and stale pending ones, batch by batch in marking order', async () => {
       const { target, run: crashed } = await setUp();
-      const other = await ledger.target(targetOf('https://crm.example', 'other-key'));
+      const other = await ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
       await ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
       await ledger.markPending(target, crashed, [pending('id:y1', 'Y'), pending('id:d', 'Y')]);
       await ledger.markPending(target, crashed, [pending('id:x3', 'X')]);
@@ -458,7 +467,7 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 20 }), async (ops) => {
-        const t = await ledger.target(targetOf('https://crm.example', `case-${n++}`));
+        const t = await ledger.target(targetOf('https://crm.example', 'k', `case-${n++}`));
         const model = new Map<string, ModelRow>();
         for (const op of ops) {
           const expected = applyToModel(model, op);

@@ -260,7 +260,7 @@ describe('against a one-table model', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 25 }), (ops) => {
         // A fresh target per case: the same ledger file, no state carried over.
-        const t = ledger.target(targetOf('https://crm.example', `case-${n++}`));
+        const t = ledger.target(targetOf('https://crm.example', 'k', `case-${n++}`));
         const model = new Map<string, ModelRow>();
         for (const op of ops) {
           const expected = applyToModel(model, op);

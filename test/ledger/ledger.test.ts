@@ -52,14 +52,14 @@ function setUp() {
 }
 
 describe('openLedger', () => {
-  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (3)', () => {
+  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (4)', () => {
     expect(statSync(join(dir, 'state', 'revimport')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     setUp();
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
-    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(3);
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(4);
     db.close();
   });
 
@@ -73,17 +73,17 @@ describe('openLedger', () => {
       state: 'pending',
       contentHash: 'hash-id:1',
     });
-    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 3 }]);
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 4 }]);
   });
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
-    db.exec('PRAGMA user_version = 4');
+    db.exec('PRAGMA user_version = 5');
     db.close();
     expect(() => {
       ledger = openLedger(path);
-    }).toThrow(/schema version 4, newer than this revimport supports \(3\)/);
+    }).toThrow(/schema version 5, newer than this revimport supports \(4\)/);
     ledger = openLedger(join(dir, 'other.db'));
   });
 
@@ -106,15 +106,22 @@ describe('openLedger', () => {
 });
 
 describe('targets and runs', () => {
-  it('upserts targets: same URL and key, same id; another key, another id', () => {
+  it('upserts targets: same URL and account, same id, whatever the key; another account, another id', () => {
     const a = ledger.target(targetOf('https://crm.example', 'k1'));
     expect(ledger.target(targetOf('https://crm.example/', 'k1'))).toBe(a);
-    expect(ledger.target(targetOf('https://crm.example', 'k2'))).not.toBe(a);
+    expect(ledger.target(targetOf('https://crm.example', 'k2'))).toBe(a);
+    expect(ledger.target(targetOf('https://crm.example', 'k1', 'eu'))).not.toBe(a);
   });
 
   it('records runs and lists them newest first', () => {
     const first = ledger.beginRun({ command: 'push', files: ['a.csv', 'b.csv'], startedAt: 10 });
-    const second = ledger.beginRun({ command: 'retry', files: [], startedAt: 20, pid: 4242 });
+    const second = ledger.beginRun({
+      command: 'retry',
+      files: [],
+      startedAt: 20,
+      pid: 4242,
+      keyFingerprint: 'f1f1f1f1f1f1f1f1',
+    });
     clock = 99;
     ledger.finishRun(first, { counts: { delivered: 3, rejected: 1 }, exitCode: 1, durationMs: 80 });
     expect(ledger.history({ limit: 10 })).toEqual([
@@ -128,6 +135,7 @@ describe('targets and runs', () => {
         exitCode: null,
         durationMs: null,
         pid: 4242,
+        keyFingerprint: 'f1f1f1f1f1f1f1f1',
       },
       {
         id: first,
@@ -139,6 +147,7 @@ describe('targets and runs', () => {
         exitCode: 1,
         durationMs: 80,
         pid: process.pid,
+        keyFingerprint: null,
       },
     ]);
     expect(ledger.history({ limit: 1 }).map((row) => row.id)).toEqual([second]);
@@ -148,7 +157,7 @@ describe('targets and runs', () => {
 describe('lookup', () => {
   it('returns known keys of this target only, across chunk boundaries', () => {
     const { target, run } = setUp();
-    const other = ledger.target(targetOf('https://crm.example', 'other-key'));
+    const other = ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
     const keys = Array.from({ length: 1201 }, (_, i) => `id:${i}`);
     ledger.markPending(
       target,
@@ -257,7 +266,7 @@ describe('state transitions', () => {
 describe('outstanding', () => {
   it('returns failed records and stale pending ones, batch by batch in marking order', () => {
     const { target, run: crashed } = setUp();
-    const other = ledger.target(targetOf('https://crm.example', 'other-key'));
+    const other = ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
     ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
     ledger.markPending(target, crashed, [pending('id:y1', 'Y'), pending('id:d', 'Y')]);
     ledger.markPending(target, crashed, [pending('id:x3', 'X')]);

@@ -22,13 +22,22 @@ describe.skipIf(skipPostgres())('acquireAdvisoryLock', () => {
   it('lets one run per target hold it; another target is free; a release lets the next one in', async () => {
     const first = await acquireAdvisoryLock({ url, env: {} }, target, { waitMs: 0 });
     await expect(acquireAdvisoryLock({ url, env: {} }, target, { waitMs: 0 })).rejects.toThrow(LockError);
-    const other = await acquireAdvisoryLock({ url, env: {} }, targetOf('https://crm.example', 'k2'), {
+    const other = await acquireAdvisoryLock({ url, env: {} }, targetOf('https://crm.example', 'k1', 'eu'), {
       waitMs: 0,
     });
     await other.release();
     await first.release();
     await first.release();
     const next = await acquireAdvisoryLock({ url, env: {} }, target, { waitMs: 0 });
+    await next.release();
+  });
+
+  it('follows the account, not the key: a second key of the same account waits its turn (issue 19)', async () => {
+    const first = await acquireAdvisoryLock({ url, env: {} }, target, { waitMs: 0 });
+    const rotated = targetOf('https://crm.example', 'k2');
+    await expect(acquireAdvisoryLock({ url, env: {} }, rotated, { waitMs: 0 })).rejects.toThrow(LockError);
+    await first.release();
+    const next = await acquireAdvisoryLock({ url, env: {} }, rotated, { waitMs: 0 });
     await next.release();
   });
 

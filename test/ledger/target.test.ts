@@ -7,6 +7,7 @@ describe('targetOf', () => {
     const target = targetOf('https://crm.example/base//', 'sk_live_secret');
     expect(target).toEqual({
       baseUrl: 'https://crm.example/base',
+      account: '',
       keyFingerprint: createHash('sha256').update('sk_live_secret').digest('hex').slice(0, 16),
     });
     expect(JSON.stringify(target)).not.toContain('secret');

@@ -50,7 +50,9 @@ export async function historyCommand(
     io.stdout.write(`no runs recorded in ${maskUrl(ledger.state)}\n`);
     return ExitCode.ok;
   }
-  io.stdout.write(`${['run', 'started', 'command', 'files', 'counts', 'exit', 'duration'].join('\t')}\n`);
+  // key: the fingerprint of the API key each run used, so a rotation shows (issue 19); never the key.
+  const header = ['run', 'started', 'command', 'key', 'files', 'counts', 'exit', 'duration'];
+  io.stdout.write(`${header.join('\t')}\n`);
   for (const run of runs) {
     const counts = run.counts
       ? Object.entries(run.counts)
@@ -62,6 +64,7 @@ export async function historyCommand(
       String(run.id),
       new Date(run.startedAt).toISOString(),
       run.command,
+      run.keyFingerprint ?? '-',
       run.files.join(',') || '-',
       counts || '-',
       run.exitCode === null ? '-' : String(run.exitCode),

@@ -114,7 +114,7 @@ async function withPostgresLedger(session: Session): Promise<Summary> {
     passwordFile: settings.statePasswordFile,
     env: process.env,
   };
-  const target = targetOf(settings.baseUrl!, settings.apiKey!);
+  const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const lock = await acquireAdvisoryLock(source, target, {
     waitMs: session.waitMs,
     sleep: (ms) => delay(ms, undefined, { signal }),
@@ -173,8 +173,14 @@ async function holding<L extends LedgerStore>(
   // before any key is looked up. This run holds the lock, so any other unfinished run is dead, even
   // one whose pid a live process now has (openLedger's merge-if-idle would skip for it).
   await ledger.merge();
-  const targetId = await ledger.target(targetOf(settings.baseUrl!, settings.apiKey!));
-  const runId = await ledger.beginRun({ command: run.command, files: run.files });
+  const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
+  const targetId = await ledger.target(target);
+  const runId = await ledger.beginRun({
+    command: run.command,
+    files: run.files,
+    targetId,
+    keyFingerprint: target.keyFingerprint,
+  });
   const started = Date.now();
   const finish = async (summary: Summary | undefined, code: number) =>
     ledger.finishRun(runId, {

@@ -58,10 +58,10 @@ async function firstAnswer(sql: Sql, ms: number): Promise<void> {
   }
 }
 
-/** The advisory lock's two int4 keys: revimport's namespace, and the target (base URL and key fingerprint). */
+/** The advisory lock's two int4 keys: revimport's namespace, and the target (base URL and account: every key of one account takes turns, issue 19). */
 export function lockKeys(target: Target): [number, number] {
   const namespace = hash('sha256', 'revimport', 'buffer').readInt32BE(0);
-  const of = hash('sha256', `${target.baseUrl}\n${target.keyFingerprint}`, 'buffer').readInt32BE(0);
+  const of = hash('sha256', `${target.baseUrl}\n${target.account}`, 'buffer').readInt32BE(0);
   return [namespace, of];
 }
 

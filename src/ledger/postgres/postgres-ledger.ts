@@ -6,9 +6,12 @@
 // that body under its Idempotency-Key, which the server deduplicates (the SQLite ledger's NORMAL, ledger.ts).
 import { hostname } from 'node:os';
 import { DeliveryError } from '../../errors.js';
+import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from '../accounts.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
+  AccountRow,
+  AssignResult,
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
@@ -90,11 +93,51 @@ export class PostgresLedger implements LedgerStore {
     }
   }
 
-  target(target: Target): Promise<number> {
+  /** LedgerStore.target: a URL with unresolved targets stops the run. */
+  async target(target: Target): Promise<number> {
+    const unresolved = await this.#serial((sql) => sql.unsafe(pgSql.unresolvedAny, [target.baseUrl]));
+    if (unresolved[0]!.any === true) {
+      const rows = await this.accounts();
+      const auto = automaticAssignment(rows, target.baseUrl);
+      if (!auto) throw unresolvedTargetsError(target.baseUrl, rows);
+      await this.assign(target.baseUrl, auto.fingerprints, auto.account);
+    }
     return this.#serial(async (sql) => {
-      const rows = await sql.unsafe(pgSql.target, [target.baseUrl, target.keyFingerprint, this.#now()]);
+      const rows = await sql.unsafe(pgSql.target, [target.baseUrl, target.account, this.#now()]);
       return rows[0]!.id as number;
     });
+  }
+
+  async accounts(): Promise<AccountRow[]> {
+    const rows = await this.#serial((sql) => sql.unsafe(pgSql.accounts));
+    return rows.map(accountRow);
+  }
+
+  /** LedgerStore.assign: in one transaction, after merging what the journal delivered into records. */
+  async assign(baseUrl: string, fingerprints: readonly string[], account: string): Promise<AssignResult> {
+    await this.merge();
+    return this.#serial((sql) =>
+      sql.begin(async (tx) => {
+        const rows = (await tx.unsafe(`${pgSql.accounts} FOR UPDATE OF t`)).map(accountRow);
+        const chosen = chosenTargets(rows, baseUrl, fingerprints);
+        const existing = rows.find((row) => row.baseUrl === baseUrl && row.account === account);
+        const into = survivorOf(chosen, existing).id;
+        if (!existing) await tx.unsafe(pgSql.nameTarget, [into, account]);
+        const merged = chosen.filter((row) => row.id !== into);
+        for (const { id: from } of merged) {
+          // Its unanswered batches become per-record rows, so that what the account delivered is not resent.
+          for (const batch of await tx.unsafe(pgSql.pendingBatchesOf, [from])) {
+            await this.#unjournalIn(tx, Number(batch.id));
+          }
+          for (const statement of [pgSql.moveRecords, pgSql.moveBatches, pgSql.moveRuns]) {
+            await tx.unsafe(statement, [from, into]);
+          }
+          await tx.unsafe(pgSql.dropRecords, [from]);
+          await tx.unsafe(pgSql.dropTarget, [from]);
+        }
+        return { targetId: into, merged: merged.length };
+      }),
+    ) as Promise<AssignResult>;
   }
 
   beginRun(input: BeginRunInput): Promise<number> {
@@ -106,6 +149,8 @@ export class PostgresLedger implements LedgerStore {
         startedAt,
         pid,
         hostname(),
+        input.targetId ?? null,
+        input.keyFingerprint ?? null,
       ]);
       return rows[0]!.id as number;
     });
@@ -134,6 +179,7 @@ export class PostgresLedger implements LedgerStore {
       exitCode: row.exit_code as number | null,
       durationMs: row.duration_ms as number | null,
       pid: row.pid as number,
+      keyFingerprint: (row.key_fingerprint as string | null | undefined) ?? null,
     }));
   }
 
@@ -231,29 +277,29 @@ export class PostgresLedger implements LedgerStore {
 
   /** Moves the pending journal row into per-record pending rows (same key, run and Idempotency-Key). */
   unjournal(batchId: number): Promise<number> {
-    return this.#serial((sql) =>
-      sql.begin(async (tx) => {
-        const rows = await tx.unsafe(pgSql.journalRow, [batchId]);
-        const row = rows[0];
-        if (!row || row.body === null) return 0;
-        const keys = row.keys as string[];
-        const records = JSON.parse(row.body as string) as unknown[];
-        const moved = await tx.unsafe(pgSql.markPending, [
-          row.target_id,
-          row.run_id,
-          await this.#reserveSeq(tx),
-          this.#now(),
-          keys,
-          row.hashes,
-          keys.map((_, n) => JSON.stringify(records[n])),
-          keys.map(() => row.idempotency_key),
-          // The journal row was these keys' newest state: no guard against their older states.
-          true,
-        ] as never[]);
-        await tx.unsafe(pgSql.dropBatch, [batchId]);
-        return moved.count;
-      }),
-    );
+    return this.#serial((sql) => sql.begin((tx) => this.#unjournalIn(tx, batchId)));
+  }
+
+  async #unjournalIn(tx: TransactionSql, batchId: number): Promise<number> {
+    const rows = await tx.unsafe(pgSql.journalRow, [batchId]);
+    const row = rows[0];
+    if (!row || row.body === null) return 0;
+    const keys = row.keys as string[];
+    const records = JSON.parse(row.body as string) as unknown[];
+    const moved = await tx.unsafe(pgSql.markPending, [
+      row.target_id,
+      row.run_id,
+      await this.#reserveSeq(tx),
+      this.#now(),
+      keys,
+      row.hashes,
+      keys.map((_, n) => JSON.stringify(records[n])),
+      keys.map(() => row.idempotency_key),
+      // The journal row was these keys' newest state: no guard against their older states.
+      true,
+    ] as never[]);
+    await tx.unsafe(pgSql.dropBatch, [batchId]);
+    return moved.count;
   }
 
   reprice(targetId: number, key: string, contentHash: string, amount: DeliveredAmount): Promise<number> {
@@ -420,4 +466,18 @@ function lazily<T>(sql: Sql, write: (tx: TransactionSql) => Promise<T>): Promise
     await tx.unsafe('SET LOCAL synchronous_commit = off');
     return write(tx);
   }) as Promise<T>;
+}
+
+/** A row of `pgSql.accounts`: counts come back as bigint strings. */
+function accountRow(row: Record<string, unknown>): AccountRow {
+  const last = row.last_used === null ? null : Number(row.last_used);
+  return {
+    id: Number(row.id),
+    baseUrl: row.base_url as string,
+    account: row.account as string | null,
+    keyFingerprint: row.key_fingerprint as string | null,
+    delivered: Number(row.delivered),
+    outstanding: Number(row.outstanding),
+    lastUsed: last === 0 ? null : last,
+  };
 }

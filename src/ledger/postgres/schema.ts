@@ -92,8 +92,25 @@ CREATE FUNCTION revimport.payload_value(payload text) RETURNS double precision L
   FROM (SELECT revimport.payload_json(payload) AS j) AS p $$;
 `;
 
+/**
+ * Migration 2 (issue 19): a target is the CRM account (base URL plus account name), not the key; the key's
+ * fingerprint is kept per run. Carried over as in the SQLite ledger's v4 (ledger/migrations.ts): a URL
+ * with one target makes it that URL's account (''); a URL with several stays unresolved (account NULL)
+ * until its first push or `revimport ledger assign` (accounts.ts). UNIQUE treats NULLs as distinct, so
+ * several unresolved targets may share a URL.
+ */
+const schemaV2 = `
+ALTER TABLE revimport.targets ADD COLUMN account text;
+ALTER TABLE revimport.targets ALTER COLUMN key_fingerprint DROP NOT NULL;
+ALTER TABLE revimport.targets DROP CONSTRAINT targets_base_url_key_fingerprint_key;
+UPDATE revimport.targets SET account = '' WHERE base_url IN
+  (SELECT base_url FROM revimport.targets GROUP BY base_url HAVING count(*) = 1);
+ALTER TABLE revimport.targets ADD CONSTRAINT targets_account UNIQUE (base_url, account);
+ALTER TABLE revimport.runs ADD COLUMN target_id bigint, ADD COLUMN key_fingerprint text;
+`;
+
 /** Migration n+1 is `postgresMigrations[n]`. */
-export const postgresMigrations: readonly string[] = [schemaV1];
+export const postgresMigrations: readonly string[] = [schemaV1, schemaV2];
 
 /**
  * Created before any migration: where the schema version is kept. The schema is created only when it is

@@ -5,10 +5,43 @@ const recordColumns = `target_id, key, content_hash, state, idempotency_key, run
   updated_at, message, payload, currency, value`;
 
 export const pgSql = {
-  target: `INSERT INTO revimport.targets (base_url, key_fingerprint, created_at) VALUES ($1, $2, $3)
-    ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
-  beginRun: `INSERT INTO revimport.runs (command, files, started_at, pid, host) VALUES ($1, $2, $3, $4, $5)
-    RETURNING id`,
+  // A target is a base URL and an account (schema.ts migration 2); account NULL: unresolved, from before.
+  target: `INSERT INTO revimport.targets (base_url, account, created_at) VALUES ($1, $2, $3)
+    ON CONFLICT (base_url, account) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
+  unresolvedAny: `SELECT EXISTS (SELECT 1 FROM revimport.targets WHERE base_url = $1 AND account IS NULL)
+    AS any`,
+  // As the SQLite ledger's `accounts` (ledger/statements.ts): not on a push's path.
+  accounts: `SELECT t.id, t.base_url, t.account, t.key_fingerprint,
+      (SELECT count(*) FROM revimport.records WHERE target_id = t.id AND state = 'delivered')
+        + coalesce((SELECT sum(size) FROM revimport.batches WHERE target_id = t.id AND state = 'delivered'), 0)
+        AS delivered,
+      (SELECT count(*) FROM revimport.records WHERE target_id = t.id AND state IN ('pending', 'failed'))
+        + coalesce((SELECT sum(size) FROM revimport.batches WHERE target_id = t.id AND state = 'pending'), 0)
+        AS outstanding,
+      greatest((SELECT max(updated_at) FROM revimport.records WHERE target_id = t.id),
+        (SELECT max(updated_at) FROM revimport.batches WHERE target_id = t.id),
+        (SELECT max(started_at) FROM revimport.runs WHERE target_id = t.id)) AS last_used
+    FROM revimport.targets AS t ORDER BY t.base_url, t.account IS NULL, t.account, t.id`,
+  nameTarget: 'UPDATE revimport.targets SET account = $2 WHERE id = $1',
+  // assign (ledger/statements.ts moveRecords): a delivery wins over any other state, the newer over the older.
+  moveRecords: `INSERT INTO revimport.records AS r (${recordColumns})
+    SELECT $2, key, content_hash, state, idempotency_key, run_id, seq, first_seen, updated_at, message,
+      payload, currency, value
+    FROM revimport.records WHERE target_id = $1
+    ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = excluded.state,
+      idempotency_key = excluded.idempotency_key, run_id = excluded.run_id, seq = excluded.seq,
+      first_seen = least(r.first_seen, excluded.first_seen), updated_at = excluded.updated_at,
+      message = excluded.message, payload = excluded.payload, currency = excluded.currency,
+      value = excluded.value
+    WHERE (excluded.state = 'delivered' AND (r.state <> 'delivered' OR excluded.updated_at > r.updated_at))
+      OR (r.state <> 'delivered' AND excluded.updated_at > r.updated_at)`,
+  dropRecords: 'DELETE FROM revimport.records WHERE target_id = $1',
+  pendingBatchesOf: `SELECT id FROM revimport.batches WHERE target_id = $1 AND state = 'pending' ORDER BY seq`,
+  moveBatches: 'UPDATE revimport.batches SET target_id = $2 WHERE target_id = $1',
+  moveRuns: 'UPDATE revimport.runs SET target_id = $2 WHERE target_id = $1',
+  dropTarget: 'DELETE FROM revimport.targets WHERE id = $1',
+  beginRun: `INSERT INTO revimport.runs (command, files, started_at, pid, host, target_id, key_fingerprint)
+    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
   finishRun: `UPDATE revimport.runs SET counts = $1, exit_code = $2, duration_ms = $3, finished_at = $4
     WHERE id = $5`,
   history: 'SELECT * FROM revimport.runs ORDER BY id DESC LIMIT $1',
