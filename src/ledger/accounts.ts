@@ -62,13 +62,11 @@ export function accountLine(row: AccountRow): string {
 
 /**
  * Which of the targets being assigned keeps its id: the account's existing target if there is one,
- * else the one holding most records (fewest rows to move).
+ * else the one with most deliveries (fewest records to move).
  */
 export function survivorOf(chosen: readonly AccountRow[], existing: AccountRow | undefined): AccountRow {
   if (existing) return existing;
-  return chosen.reduce((best, row) =>
-    row.delivered + row.outstanding > best.delivered + best.outstanding ? row : best,
-  );
+  return chosen.reduce((best, row) => (row.delivered > best.delivered ? row : best));
 }
 
 /** The unresolved targets of `baseUrl` named by `fingerprints`; a ConfigError for any that is not one. */

@@ -158,8 +158,14 @@ export class Ledger implements LedgerStore {
   /** Moves every row of target `from` into `into`, then drops `from` (see `assign`). */
   #mergeTarget(from: number, into: number): void {
     const params = { from, into };
-    // Its unanswered batches become per-record rows, so that what the account delivered is not resent.
-    for (const { id } of this.#stmt.pendingBatchesOf.all({ from }) as { id: number }[]) this.unjournal(id);
+    // Unanswered batches of both become per-record rows, so that what one delivered is not resent by the
+    // other's batch (a batch can only be resent whole).
+    for (const target of [from, into]) {
+      const batches = this.#stmt.pendingBatchesOf.all({ from: target }) as { id: number }[];
+      for (const { id } of batches) this.unjournal(id);
+    }
+    this.#stmt.dropDeliveredInflight.run(params);
+    this.#stmt.dropDeliveredInflight.run({ from: into, into: from });
     this.#stmt.moveRecords.run(params);
     this.#stmt.dropRecords.run({ from });
     this.#stmt.dropDeliveredInflight.run(params);

@@ -125,8 +125,9 @@ export class PostgresLedger implements LedgerStore {
         if (!existing) await tx.unsafe(pgSql.nameTarget, [into, account]);
         const merged = chosen.filter((row) => row.id !== into);
         for (const { id: from } of merged) {
-          // Its unanswered batches become per-record rows, so that what the account delivered is not resent.
-          for (const batch of await tx.unsafe(pgSql.pendingBatchesOf, [from])) {
+          // Unanswered batches of both become per-record rows, so that what one delivered is not resent by the
+          // other's batch (a batch can only be resent whole); moveRecords keeps a delivery over a pending row.
+          for (const batch of await tx.unsafe(pgSql.pendingBatchesOf, [from, into])) {
             await this.#unjournalIn(tx, Number(batch.id));
           }
           for (const statement of [pgSql.moveRecords, pgSql.moveBatches, pgSql.moveRuns]) {

@@ -36,7 +36,8 @@ export const pgSql = {
     WHERE (excluded.state = 'delivered' AND (r.state <> 'delivered' OR excluded.updated_at > r.updated_at))
       OR (r.state <> 'delivered' AND excluded.updated_at > r.updated_at)`,
   dropRecords: 'DELETE FROM revimport.records WHERE target_id = $1',
-  pendingBatchesOf: `SELECT id FROM revimport.batches WHERE target_id = $1 AND state = 'pending' ORDER BY seq`,
+  pendingBatchesOf: `SELECT id FROM revimport.batches WHERE target_id IN ($1, $2) AND state = 'pending'
+    ORDER BY seq`,
   moveBatches: 'UPDATE revimport.batches SET target_id = $2 WHERE target_id = $1',
   moveRuns: 'UPDATE revimport.runs SET target_id = $2 WHERE target_id = $1',
   dropTarget: 'DELETE FROM revimport.targets WHERE id = $1',
