@@ -52,10 +52,14 @@ export async function createProgress(
     const { default: ora } = await import('ora');
     // The decision is made above from the run's own environment (io.env); ora's default reads
     // process.env.CI itself, which disagreed with io.env under a CI runner and drew nothing.
+    // discardStdin off: ora's default puts the terminal in raw mode (`-isig`) to read keys itself, but its
+    // listener never starts a stdin nobody reads, so Ctrl-C, Ctrl-\ and Ctrl-Z did nothing while the
+    // spinner ran, and a kill left the terminal raw (issue 19). Keys typed now echo over the spinner.
     spinner = ora({
       stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean },
       text: 'starting',
       isEnabled: true,
+      discardStdin: false,
     });
     spinner.start();
   }
