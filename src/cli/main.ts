@@ -61,14 +61,51 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
 export async function run(): Promise<void> {
   tuneHeap(process.execArgv);
   const controller = new AbortController();
-  let signalCode: number | undefined;
-  // `once`: a second Ctrl-C gets Node's default handling and ends the process at once.
-  const onSignal = (code: number) => () => {
-    signalCode = code;
-    controller.abort(code);
+  const signals = stopOnSignals(controller);
+  try {
+    const code = await main(process.argv.slice(2), processIO(), controller.signal);
+    process.exitCode = signals.code ?? code;
+  } finally {
+    signals.dispose();
+  }
+}
+
+/**
+ * The first SIGINT or SIGTERM aborts the run (requests in flight finish, the rest stays pending, summary,
+ * 130/143); a second one ends the process at once by the signal itself, as the shell expects of Ctrl-C.
+ * The listeners stay registered: ora's cursor handling loads signal-exit, which re-raises a signal when its
+ * own listener is the only one left, so with `process.once` the first signal killed the run without grace
+ * or summary, and its batches in flight were sent again by the next run (issue 19).
+ */
+function stopOnSignals(controller: AbortController): { readonly code: number | undefined; dispose(): void } {
+  let code: number | undefined;
+  const listeners = new Map<NodeJS.Signals, () => void>();
+  const dispose = () => {
+    for (const [signal, listener] of listeners) process.off(signal, listener);
   };
-  process.once('SIGINT', onSignal(ExitCode.interrupted));
-  process.once('SIGTERM', onSignal(ExitCode.terminated));
-  const code = await main(process.argv.slice(2), processIO(), controller.signal);
-  process.exitCode = signalCode ?? code;
+  const codes = [
+    ['SIGINT', ExitCode.interrupted],
+    ['SIGTERM', ExitCode.terminated],
+  ] as const;
+  for (const [signal, signalCode] of codes) {
+    const listener = () => {
+      if (code === undefined) {
+        code = signalCode;
+        controller.abort(signalCode);
+        return;
+      }
+      // What was sent is in the ledger's journal before it leaves (pending until acknowledged): the next
+      // run resends it under the same Idempotency-Key, as after a crash.
+      dispose();
+      process.kill(process.pid, signal);
+    };
+    listeners.set(signal, listener);
+    process.on(signal, listener);
+  }
+  return {
+    get code() {
+      return code;
+    },
+    dispose,
+  };
 }

@@ -2,6 +2,8 @@
 // --no-progress); nothing with --quiet.
 import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
+import { ABORT_GRACE_MS } from '../pipeline/run.js';
+import { ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { counted } from './render.js';
 import { explainCodes } from './system-errors.js';
@@ -15,6 +17,11 @@ export interface Progress {
   hooks: PipelineHooks;
   stop(): void;
   warn(message: string): void;
+  /**
+   * Say so when `signal` stops the run: it goes on for up to the grace period, and the user must know they
+   * were heard and how to end it at once (cli/main.ts stopOnSignals). From when requests may be in flight.
+   */
+  announceStop(signal: AbortSignal): void;
 }
 
 /**
@@ -52,10 +59,14 @@ export async function createProgress(
     const { default: ora } = await import('ora');
     // The decision is made above from the run's own environment (io.env); ora's default reads
     // process.env.CI itself, which disagreed with io.env under a CI runner and drew nothing.
+    // discardStdin off: ora's default puts the terminal in raw mode (`-isig`) to read keys itself, but its
+    // listener never starts a stdin nobody reads, so Ctrl-C, Ctrl-\ and Ctrl-Z did nothing while the
+    // spinner ran, and a kill left the terminal raw (issue 19). Keys typed now echo over the spinner.
     spinner = ora({
       stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean },
       text: 'starting',
       isEnabled: true,
+      discardStdin: false,
     });
     spinner.start();
   }
@@ -85,6 +96,11 @@ export async function createProgress(
     if (spinner) spinner.clear();
     line(explainCodes(text));
     if (spinner) spinner.render();
+  };
+
+  let watched: AbortSignal | undefined;
+  const onStop = () => {
+    if (mode !== 'quiet') say(stoppingNote(watched?.reason));
   };
 
   const hooks: PipelineHooks = {
@@ -134,11 +150,24 @@ export async function createProgress(
   return {
     hooks,
     stop() {
+      watched?.removeEventListener('abort', onStop);
       emitter.off?.('resize', onResize);
       spinner?.stop();
     },
     warn(message) {
       if (mode !== 'quiet') say(`warning: ${message}`);
     },
+    announceStop(signal) {
+      if (watched || signal.aborted) return;
+      watched = signal;
+      signal.addEventListener('abort', onStop, { once: true });
+    },
   };
+}
+
+/** What a push does after SIGINT or SIGTERM (the abort reason is the exit code, see cli/main.ts). */
+function stoppingNote(reason: unknown): string {
+  const name = reason === ExitCode.terminated ? 'SIGTERM' : 'SIGINT';
+  const again = name === 'SIGINT' ? 'Ctrl-C again' : 'a second signal';
+  return `stopping (${name}): requests in flight may finish within ${ABORT_GRACE_MS / 1000} s, the rest stays pending; ${again} stops at once`;
 }

@@ -44,7 +44,7 @@ const LOOKUP_CHUNK = 512;
 /** Lookup chunks in flight at most (a ledger on another thread): bounds the items held, ~2,000. */
 const LOOKUPS_AHEAD = 4;
 /** How long requests in flight may finish after SIGINT/SIGTERM (README: 10 s grace). */
-const ABORT_GRACE_MS = 10_000;
+export const ABORT_GRACE_MS = 10_000;
 
 export async function runPipeline(
   settings: Settings,

@@ -353,6 +353,8 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       run,
       flags.wait,
       async (ledger) => {
+        // The ledger is held: from here a signal lets requests in flight finish (not while waiting for the lock).
+        progress.announceStop(context.signal);
         let pushRejects = rejects;
         if (settings.maxInvalid) {
           // Validate first, then send: a broken export or mapping must not half-import.
