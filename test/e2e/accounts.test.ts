@@ -54,7 +54,8 @@ describe.each(backends)('the account as the target, on $name', ({ name, skip }) 
 
     // New rows with the rotated key go out once; history names each run's key by its fingerprint.
     const more = writeExport(work, 'more.csv', { to: 350 });
-    const run = await push(more, 'key-b');
+    const run = await push(more, 'key-b', ['--verbose']);
+    expect(run.stderr).toContain(`target: ${receivers[0]!.url}, key ${keyFingerprint('key-b')}`);
     expect(JSON.parse(run.stdout)).toMatchObject({ sent: 50, alreadySent: 300 });
     expect(acceptedIds(stored())).toEqual(range(1, 350));
     const history = await runCli(['history', '--json', '--state', state], { cwd: work });

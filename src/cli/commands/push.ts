@@ -16,6 +16,7 @@ import {
 import { defaultLedgerPath, isPostgresUrl } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
+import { targetLabel, targetOf } from '../../ledger/target.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
@@ -324,6 +325,9 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
     const line = describeProxy(chooseProxy(checkUrl(settings.baseUrl!, settings.allowHttp), settings.proxy));
     if (line) io.stderr.write(`${line}\n`);
     if (isPostgresUrl(settings.statePath)) io.stderr.write(`ledger: ${maskUrl(settings.statePath)}\n`);
+    // Which key this run uses, as history records it: a rotation is visible (issue 19), never the key.
+    const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
+    io.stderr.write(`target: ${targetLabel(target)}, key ${target.keyFingerprint}\n`);
   }
   const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
   for (const warning of prepared.warnings) progress.warn(warning);
