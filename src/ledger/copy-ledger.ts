@@ -38,10 +38,16 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
       const counts = { targets: 0, runs: 0, records: 0, outstanding: 0, batches: 0 };
       const targetIds = new Map<number, number>();
       for (const row of db.prepare('SELECT * FROM targets ORDER BY id').all() as TargetRow[]) {
+        // A target is a URL and an account (schema 4); one not resolved to an account yet (NULL) is found
+        // by its key's fingerprint, so that a second copy does not add it again (NULLs never conflict).
         const [t] = await sql.unsafe(
-          `INSERT INTO revimport.targets (base_url, key_fingerprint, created_at) VALUES ($1, $2, $3)
-          ON CONFLICT (base_url, key_fingerprint) DO UPDATE SET base_url = excluded.base_url RETURNING id`,
-          [row.base_url, row.key_fingerprint, row.created_at],
+          `WITH found AS (SELECT id FROM revimport.targets WHERE $2::text IS NULL AND base_url = $1
+              AND account IS NULL AND key_fingerprint = $3),
+            added AS (INSERT INTO revimport.targets (base_url, account, key_fingerprint, created_at)
+              SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM found)
+              ON CONFLICT (base_url, account) DO UPDATE SET base_url = excluded.base_url RETURNING id)
+          SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
+          [row.base_url, row.account, row.key_fingerprint, row.created_at] as never[],
         );
         targetIds.set(row.id, t!.id as number);
         counts.targets++;
@@ -53,8 +59,9 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
           `WITH found AS (SELECT id FROM revimport.runs WHERE started_at = $3 AND pid = $8 AND command = $1
               AND files = $2),
             added AS (INSERT INTO revimport.runs (command, files, started_at, finished_at, counts, exit_code,
-                duration_ms, pid, host)
-              SELECT $1, $2, $3, $4, $5, $6, $7, $8, NULL WHERE NOT EXISTS (SELECT 1 FROM found) RETURNING id)
+                duration_ms, pid, host, target_id, key_fingerprint)
+              SELECT $1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10 WHERE NOT EXISTS (SELECT 1 FROM found)
+              RETURNING id)
           SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
           [
             row.command,
@@ -65,6 +72,8 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
             row.exit_code,
             row.duration_ms,
             row.pid,
+            row.target_id == null ? null : (targetIds.get(row.target_id) ?? null),
+            row.key_fingerprint ?? null,
           ] as never[],
         );
         runIds.set(row.id, r!.id as number);
@@ -167,7 +176,8 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
 interface TargetRow {
   id: number;
   base_url: string;
-  key_fingerprint: string;
+  account: string | null;
+  key_fingerprint: string | null;
   created_at: number;
 }
 
