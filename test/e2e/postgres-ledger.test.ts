@@ -137,8 +137,11 @@ describe.skipIf(skipPostgres())('the ledger on PostgreSQL', () => {
       expect(locked.stderr).toContain(`another run is active for ${receiver.url} on the ledger`);
       expect(locked.stderr).toContain('99@host-b');
       expect(receiver.requests).toHaveLength(0);
-      // Another target (another key) is not held up.
-      const other = await push(hostA, file, [], { REVIMPORT_API_KEY: 'another-key' });
+      // Another key of the same account waits its turn too (issue 19: the lock is the account's).
+      const rotated = await push(hostA, file, [], { REVIMPORT_API_KEY: 'another-key' });
+      expect(rotated.code).toBe(5);
+      // Another target (another account) is not held up.
+      const other = await push(hostA, file, [], { REVIMPORT_API_KEY: 'another-key', REVIMPORT_ACCOUNT: 'other' });
       expect(other.code).toBe(3);
       reserved.release();
     } finally {
@@ -147,7 +150,7 @@ describe.skipIf(skipPostgres())('the ledger on PostgreSQL', () => {
     const after = await push(hostA, file);
     expect(after.code, after.stderr).toBe(0);
     const history = JSON.parse((await runCli(['history', '--json', '--state', url], { cwd: hostA })).stdout);
-    expect(history.map((r: { exitCode: number }) => r.exitCode)).toEqual([0, 3, 5]);
+    expect(history.map((r: { exitCode: number }) => r.exitCode)).toEqual([0, 3, 5, 5]);
   });
 
   it('two hosts pushing overlapping exports at once: each record arrives once', async () => {
