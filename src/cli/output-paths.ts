@@ -62,12 +62,25 @@ export function checkEmitPath(file: string): void {
   });
 }
 
-/** The ledger's folder is created on first use: its nearest existing ancestor must be a writable folder. */
-export function checkLedgerPath(file: string): void {
+/**
+ * The ledger's folder is created on first use: its nearest existing ancestor must be a writable folder.
+ * `besideConfig`: the config file, when the ledger is the default beside it (no `state` anywhere).
+ */
+export function checkLedgerPath(file: string, besideConfig?: string): void {
   // A PostgreSQL ledger has no folder here: its URL is checked when the run connects.
   if (isPostgresUrl(file)) return;
   const problem = problemWith(file, true);
   if (problem === undefined) return;
+  if (besideConfig !== undefined) {
+    // A config in a read-only place (an image, /etc): the user never chose this ledger, so say where it
+    // comes from and how to choose another.
+    throw new UsageError(
+      `cannot create the ledger ${file} beside the config file ${besideConfig}: ${problem}`,
+      {
+        hint: `with no state set, the ledger lives beside the config file: set state in ${besideConfig} (or --state, REVIMPORT_STATE) to a path in a writable folder, or a postgres:// URL`,
+      },
+    );
+  }
   throw new UsageError(`cannot create the ledger ${file}: ${problem}`, {
     hint: 'give --state, REVIMPORT_STATE or state in the config a path in a writable folder',
   });

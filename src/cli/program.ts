@@ -27,7 +27,7 @@ function addDeliveryOptions(command: Command): Command {
     )
     .option(
       '--state <path|url>',
-      'ledger file or postgres:// URL (env REVIMPORT_STATE; default ~/.local/state/revimport/ledger.db)',
+      'ledger file or postgres:// URL (env REVIMPORT_STATE; default: revimport-ledger.db beside the config file, without one ~/.local/state/revimport/ledger.db)',
     )
     .option('--batch-size <n>', 'records per request (default 500; bodies are also capped at 1 MiB)')
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
@@ -48,7 +48,7 @@ function addDeliveryOptions(command: Command): Command {
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--no-progress', 'no spinner on a terminal: one line per file, as without a TTY')
     .option('-q, --quiet', 'print errors only')
-    .option('-v, --verbose', "print each request's status and time");
+    .option('-v, --verbose', "print the config file and ledger used, and each request's status and time");
 }
 
 export function createProgram(context: CommandContext): Command {
@@ -127,6 +127,7 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
     .option('--state <path>', 'ledger file, or postgres:// URL')
     .option('-n, --limit <n>', 'runs to show', '20')
     .option('--json', 'print JSON')
+    .option('-v, --verbose', 'print the config file and the ledger read, on stderr')
     .action(async (options: Record<string, unknown>) => {
       const { historyCommand } = await import('./commands/history.js');
       context.setExitCode(await historyCommand(options, context));

@@ -53,9 +53,14 @@ export interface RunEnd {
   target: string | null;
   error?: unknown;
   finishedAt?: Date;
+  /** The ledger the run took (absent when it took none: --check, an error before): ledger-session.ts. */
+  ledger?: { readonly location: string; readonly firstRun: boolean };
 }
 
-/** The one-line --json object: run facts first (they are what a log reader filters on), then the summary. */
+/**
+ * The one-line --json object: run facts first (they are what a log reader filters on), then the summary.
+ * `ledger` is null and `firstRunOnLedger` false for a run that took no ledger.
+ */
 export function runJson(stamp: RunStamp, end: RunEnd): Record<string, unknown> {
   const finishedAt = end.finishedAt ?? new Date();
   return {
@@ -66,6 +71,10 @@ export function runJson(stamp: RunStamp, end: RunEnd): Record<string, unknown> {
     target: end.target,
     exitCode: end.exitCode,
     ...(end.error === undefined ? {} : { error: errorJson(end.error) }),
+    // Which ledger, and whether it had never recorded this target (issue 19): a by-hand run and a cron run
+    // on different ledgers show in the log as two ledgers, the second with firstRunOnLedger true.
+    ledger: end.ledger?.location ?? null,
+    firstRunOnLedger: end.ledger?.firstRun ?? false,
     ...summaryJson(
       end.summary ?? {
         ...emptySummary(end.check),

@@ -49,13 +49,21 @@ export interface ResolveInput {
   mappingFile?: WrittenMapping;
   /** The key read from apiKeyFile, if the config names one (the CLI reads the file). */
   keyFromFile?: string;
-  /** Ledger default (from env and home), computed by the caller. */
+  /**
+   * The ledger when no flag, REVIMPORT_STATE or `state` names one, computed by the caller: beside the config
+   * file when there is one, else the user's XDG state folder (ledger/paths.ts).
+   */
   defaultStatePath: string;
 }
+
+/** Where the ledger came from: `--state`, REVIMPORT_STATE, the config's `state`, or the caller's default. */
+export type StateSource = 'flag' | 'env' | 'config' | 'default';
 
 export interface Resolved {
   settings: Settings;
   warnings: string[];
+  /** Which of the four gave `settings.statePath` (for `-v` and for the messages about the ledger). */
+  stateFrom: StateSource;
 }
 
 export function resolveSettings(input: ResolveInput): Resolved {
@@ -88,6 +96,15 @@ export function resolveSettings(input: ResolveInput): Resolved {
     throw new UsageError(`--format must be csv or jsonl, not "${format}"`);
   }
 
+  // A PostgreSQL URL is kept as written; a path is resolved like the other paths. Flag > environment >
+  // config file, as everywhere: an image's config naming a local file must not override the REVIMPORT_STATE
+  // a CronJob sets (it did: every run of such a job resent everything into a fresh file).
+  const state = firstOf<StateSource>([
+    ['flag', keepUrl(flags.state, fromCwd)],
+    ['env', keepUrl(nonEmpty(env.REVIMPORT_STATE), fromCwd)],
+    ['config', keepUrl(config.state, fromConfig)],
+  ]) ?? { from: 'default', value: input.defaultStatePath };
+
   const settings: Settings = {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     apiKey,
@@ -95,14 +112,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
     mapping,
     lookupPath,
     rejectsPath: fromCwd(flags.rejects) ?? fromConfig(config.rejects),
-    // A PostgreSQL URL is kept as written; a path is resolved like the other paths. Flag > environment >
-    // config file, as everywhere: an image's config naming a local file must not override the REVIMPORT_STATE
-    // a CronJob sets (it did: every run of such a job resent everything into a fresh file).
-    statePath:
-      keepUrl(flags.state, fromCwd) ??
-      keepUrl(nonEmpty(env.REVIMPORT_STATE), fromCwd) ??
-      keepUrl(config.state, fromConfig) ??
-      input.defaultStatePath,
+    statePath: state.value,
     statePasswordFile:
       fromCwd(nonEmpty(env.REVIMPORT_STATE_PASSWORD_FILE)) ?? fromConfig(config.statePasswordFile),
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
@@ -132,7 +142,15 @@ export function resolveSettings(input: ResolveInput): Resolved {
     encoding: flags.encoding ?? config.encoding,
     transform: config.transform,
   };
-  return { settings, warnings };
+  return { settings, warnings, stateFrom: state.from };
+}
+
+/** The first candidate with a value, and which it was. */
+function firstOf<K extends string>(
+  candidates: readonly [K, string | undefined][],
+): { from: K; value: string } | undefined {
+  for (const [from, value] of candidates) if (value !== undefined) return { from, value };
+  return undefined;
 }
 
 /** A default zone must be a real IANA zone: an unknown one would silently shift every local time. */

@@ -322,7 +322,8 @@ export const configSchema = z
     encoding: z.string().min(1).optional(),
     /**
      * Ledger: an SQLite file path (relative to the config file), or a PostgreSQL URL `postgres://...` shared
-     * by several hosts. Default: `$XDG_STATE_HOME/revimport/ledger.db`.
+     * by several hosts. Default: `revimport-ledger.db` beside the config file, so that everyone running this
+     * config (a person, a cron job under another user) shares one ledger (issue 19).
      */
     state: z.string().min(1).optional(),
     /** A file holding the PostgreSQL ledger's password (relative to the config file), instead of the URL. */

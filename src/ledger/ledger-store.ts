@@ -36,5 +36,10 @@ export interface LedgerStore extends LedgerPort {
   history(options: { limit: number }): Awaitable<RunRow[]>;
   /** Records per state for this target (zero for absent states). */
   counts(targetId: number): Awaitable<StateCounts>;
+  /**
+   * Whether the ledger holds any record of this target, in any state: `counts` without counting (that
+   * scans the target's records, half a second per 2 million), asked at the start of every run (issue 19).
+   */
+  hasRecords(targetId: number): Awaitable<boolean>;
   close(): Awaitable<void>;
 }

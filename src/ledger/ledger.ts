@@ -492,6 +492,10 @@ export class Ledger implements LedgerStore {
     return groups.sort((a, b) => a.seq - b.seq).flatMap((group) => group.records);
   }
 
+  hasRecords(targetId: number): boolean {
+    return (this.#stmt.hasRecords.get({ target: targetId }) as { any: number }).any === 1;
+  }
+
   /** Records per state for this target (zero for absent states). Scans the target's rows. */
   counts(targetId: number): StateCounts {
     const counts: StateCounts = { pending: 0, delivered: 0, rejected: 0, failed: 0 };

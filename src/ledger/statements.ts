@@ -224,6 +224,13 @@ export const sql = {
       AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = e.value ->> 0)
     GROUP BY r.state`,
 
+  // hasRecords: each probe is one index seek (batches has none on target_id, but holds only the batches not
+  // yet merged: a run merges before it asks).
+  hasRecords: `SELECT EXISTS (SELECT 1 FROM records WHERE target_id = :target)
+    OR EXISTS (SELECT 1 FROM inflight WHERE target_id = :target)
+    OR EXISTS (SELECT 1 FROM staged WHERE target_id = :target)
+    OR EXISTS (SELECT 1 FROM batches WHERE target_id = :target) AS any`,
+
   // counts: records and staged rows shadowed by a hotter table are subtracted, found from the small side.
   countInflight: 'SELECT state, count(*) AS n FROM inflight WHERE target_id = :target GROUP BY state',
   countStaged: `SELECT count(DISTINCT key) AS n FROM staged AS s WHERE target_id = :target

@@ -102,6 +102,20 @@ describe('resolveSettings', () => {
     );
   });
 
+  it.each([
+    [
+      { flags: { state: 'f.db' }, env: { REVIMPORT_STATE: '/e.db' }, config: { state: 'c.db' } },
+      'flag',
+      '/home/ops/f.db',
+    ],
+    [{ env: { REVIMPORT_STATE: '/e.db' }, config: { state: 'c.db' } }, 'env', '/e.db'],
+    [{ env: { REVIMPORT_STATE: ' ' }, config: { state: 'c.db' } }, 'config', '/etc/revimport/c.db'],
+    [{}, 'default', '/home/ops/.local/state/revimport/ledger.db'],
+  ] as const)('says where the ledger came from (%o: %s)', (over, from, statePath) => {
+    const resolved = resolveSettings(base(over as Partial<ResolveInput>));
+    expect([resolved.stateFrom, resolved.settings.statePath]).toEqual([from, statePath]);
+  });
+
   it('keeps a postgres:// state as written, and resolves statePasswordFile (env over config)', () => {
     const url = 'postgres://app@db.internal:5432/crm?sslmode=require';
     expect(resolveSettings(base({ flags: { state: url } })).settings.statePath).toBe(url);

@@ -102,6 +102,8 @@ describe('stdout carries the result only', () => {
           'finishedAt',
           'version',
           'target',
+          'ledger',
+          'firstRunOnLedger',
         ].includes(k),
     )) {
       expect(typeof s[name], name).toBe('number');
@@ -116,10 +118,17 @@ describe('stdout carries the result only', () => {
       batches: 1,
       requests: 1,
       totals: { EUR: total / 100 },
+      // The ledger used, new to this target (issue 19).
+      ledger: state,
+      firstRunOnLedger: true,
     });
     expect(s.errors).toEqual([]);
-    // Not a TTY: one line per file on stderr, no spinner.
-    expect(result.stderr).toBe(`${path.join(work, 'a.csv')}: 20 rows\n`);
+    // Not a TTY: one line per file on stderr, no spinner; first, that the ledger is new to the target.
+    expect(result.stderr).toBe(
+      `warning: first run for ${s.target} on the ledger ${state}: it holds no record of deliveries there, ` +
+        'so what was delivered through another ledger (another user, HOME or host) is not known and would be sent again\n' +
+        `${path.join(work, 'a.csv')}: 20 rows\n`,
+    );
   });
 
   it('the text summary names what was delivered and the totals', async () => {

@@ -61,7 +61,13 @@ describe('revimport init on the header layouts of real exports (--no-preset unle
     expect(init.code).toBe(expected.exit);
     if (expected.headerLine) expect(init.stdout).toContain(`header on line ${expected.headerLine}`);
 
-    const config = parse(readFileSync(path.join(cwd, 'revimport.config.yaml'), 'utf8'));
+    const text = readFileSync(path.join(cwd, 'revimport.config.yaml'), 'utf8');
+    const config = parse(text);
+    // The ledger is named, beside the config, and why (issue 19): a cron job running this config shares it.
+    expect(config.state).toBe('revimport-ledger.db');
+    expect(text).toMatch(
+      /# .*whoever runs this config,\n# by hand or from cron under another user or HOME, uses this one ledger/,
+    );
     for (const [field, column] of Object.entries(expected.fields)) {
       expect([field, columnsOf(config.mapping.fields?.[field])]).toEqual([field, column]);
     }

@@ -141,7 +141,10 @@ describe.skipIf(skipPostgres())('the ledger on PostgreSQL', () => {
       const rotated = await push(hostA, file, [], { REVIMPORT_API_KEY: 'another-key' });
       expect(rotated.code).toBe(5);
       // Another target (another account) is not held up.
-      const other = await push(hostA, file, [], { REVIMPORT_API_KEY: 'another-key', REVIMPORT_ACCOUNT: 'other' });
+      const other = await push(hostA, file, [], {
+        REVIMPORT_API_KEY: 'another-key',
+        REVIMPORT_ACCOUNT: 'other',
+      });
       expect(other.code).toBe(3);
       reserved.release();
     } finally {

@@ -107,6 +107,8 @@ export const summaryKeys = [
   'version',
   'target',
   'exitCode',
+  'ledger',
+  'firstRunOnLedger',
   'rowsRead',
   'valid',
   'invalid',

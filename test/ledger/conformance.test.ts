@@ -129,6 +129,22 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
     });
   });
 
+  describe('hasRecords (issue 19: a run says when its ledger has never seen the target)', () => {
+    it('is false for a target with no record, true once one is journaled, pending, or delivered and merged', async () => {
+      const { target, run } = await setUp();
+      const other = await ledger.target(targetOf('https://other.example', 'sk_live_secret'));
+      const third = await ledger.target(targetOf('https://third.example', 'sk_live_secret'));
+      expect([await ledger.hasRecords(target), await ledger.hasRecords(other)]).toEqual([false, false]);
+      // A batch in the journal only, not yet answered.
+      await ledger.journalBatch(target, run, 'k1', [entry('1')], body('1'));
+      expect([await ledger.hasRecords(target), await ledger.hasRecords(other)]).toEqual([true, false]);
+      await ledger.markPending(other, run, [pending('id:1', 'b1')]);
+      await ledger.markDelivered(other, ['id:1'], 'b1');
+      await ledger.merge();
+      expect([await ledger.hasRecords(other), await ledger.hasRecords(third)]).toEqual([true, false]);
+    });
+  });
+
   describe('lookup', () => {
     it('returns known keys of this target only, across chunk boundaries', async () => {
       const { target, run } = await setUp();

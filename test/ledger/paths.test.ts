@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultLedgerPath, lockPathFor } from '../../src/ledger/paths.js';
+import {
+  defaultLedgerPath,
+  ledgerBesideConfig,
+  lockPathFor,
+  userLedgerPath,
+} from '../../src/ledger/paths.js';
 
 describe('defaultLedgerPath', () => {
   it.each([
@@ -11,6 +16,19 @@ describe('defaultLedgerPath', () => {
     [{}, '/home/ann/.local/state/revimport/ledger.db'],
   ])('%o → %s', (env, expected) => {
     expect(defaultLedgerPath(env, '/home/ann')).toBe(expected);
+  });
+});
+
+describe('the ledger follows the config (issue 19)', () => {
+  it("is revimport-ledger.db in the config file's folder, whatever HOME or XDG_STATE_HOME say", () => {
+    expect(ledgerBesideConfig('/srv/crm/revimport.config.yaml')).toBe('/srv/crm/revimport-ledger.db');
+    expect(ledgerBesideConfig('/srv/crm/.config/revimportrc')).toBe('/srv/crm/.config/revimport-ledger.db');
+  });
+
+  it('without a config file is the user ledger, which REVIMPORT_STATE does not change', () => {
+    expect(userLedgerPath({ REVIMPORT_STATE: '/x/my.db', XDG_STATE_HOME: '/xdg' }, '/home/ann')).toBe(
+      '/xdg/revimport/ledger.db',
+    );
   });
 });
 

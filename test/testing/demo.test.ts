@@ -53,7 +53,11 @@ describe('receiver and demo', () => {
     // 8787 may be taken on a shared machine), reached through REVIMPORT_BASE_URL, which outranks the config.
     const receiver = await startReceiver({ apiKey: 'any-key' });
     try {
-      const env = cleanEnv({ REVIMPORT_BASE_URL: receiver.url, XDG_STATE_HOME: tempDir() });
+      // The ledger would be beside the fixture's config (issue 19): fixtures stay read-only.
+      const env = cleanEnv({
+        REVIMPORT_BASE_URL: receiver.url,
+        REVIMPORT_STATE: path.join(tempDir(), 'ledger.db'),
+      });
       const result = await run('/bin/sh', ['-c', yours], env);
       expect(result.stderr).not.toContain('revimport:');
       expect(result.code).toBe(1);

@@ -9,7 +9,7 @@ import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import type { RunRow } from '../../ledger/types.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
-import { type LedgerLocation, ledgerLocation } from './ledger-location.js';
+import { describeLedgerChoice, type LedgerLocation, ledgerLocation } from './ledger-location.js';
 
 /** The runs, newest first: none when the SQLite file does not exist yet (history creates nothing). */
 async function readRuns(ledger: LedgerLocation, env: CommandContext['io']['env'], limit: number) {
@@ -41,6 +41,7 @@ export async function historyCommand(
   const limit = Number(options.limit ?? 20);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive whole number`);
   const ledger = await ledgerLocation(options, io);
+  if (options.verbose) for (const line of describeLedgerChoice(ledger)) io.stderr.write(`${line}\n`);
   const runs: RunRow[] = await readRuns(ledger, io.env, limit);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(runs)}\n`);

@@ -10,6 +10,7 @@ import { ConfigError, UnlinkableError, UsageError, WrongReportError } from '../.
 import { looksLikeHeader } from '../../input/header-guess.js';
 import { readRows } from '../../input/read-rows.js';
 import type { SourceRow } from '../../input/types.js';
+import { besideConfigFileName } from '../../ledger/paths.js';
 import {
   type Candidate,
   type ColumnSample,
@@ -567,6 +568,15 @@ function configYaml(
       key: 'apiKeyFile',
       suggestion: 'revimport.key',
       comment: 'a file holding the API key (chmod 600); or set REVIMPORT_API_KEY',
+    },
+    {
+      key: 'state',
+      value: besideConfigFileName,
+      comment: [
+        'the ledger of what was delivered where (SQLite), relative to this file: whoever runs this config,',
+        'by hand or from cron under another user or HOME, uses this one ledger, so nothing is sent twice.',
+        'Keep it (back it up, keep it out of version control); a postgres:// URL shares it between hosts',
+      ].join('\n'),
     },
     { key: 'mapping', children: mappingChildren },
     {

@@ -21,11 +21,22 @@ import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
 type RunInfo = { command: 'push' | 'retry'; files: string[] };
 
+/** What a run learns on taking the ledger, before it sends anything (issue 19). */
+export interface LedgerFacts {
+  /** The ledger: its file, or its URL with the password masked. */
+  readonly location: string;
+  /**
+   * The ledger holds no record of this target: it cannot know what another ledger (another user's, another
+   * host's) delivered there, so the run must say so rather than resend silently.
+   */
+  readonly firstRun: boolean;
+}
+
 export async function withLedger(
   settings: Settings,
   run: RunInfo,
   wait: string | undefined,
-  body: (ledger: LedgerHandle) => Promise<Summary>,
+  body: (ledger: LedgerHandle, facts: LedgerFacts) => Promise<Summary>,
   exitCode: (summary: Summary) => number = exitCodeFor,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<Summary> {
@@ -40,7 +51,7 @@ export async function withLedger(
 interface Session {
   readonly settings: Settings;
   readonly run: RunInfo;
-  readonly body: (ledger: LedgerHandle) => Promise<Summary>;
+  readonly body: (ledger: LedgerHandle, facts: LedgerFacts) => Promise<Summary>;
   readonly exitCode: (summary: Summary) => number;
   readonly signal: AbortSignal;
   readonly waitMs: number;
@@ -175,6 +186,7 @@ async function holding<L extends LedgerStore>(
   await ledger.merge();
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const targetId = await ledger.target(target);
+  const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)) };
   const runId = await ledger.beginRun({
     command: run.command,
     files: run.files,
@@ -190,7 +202,7 @@ async function holding<L extends LedgerStore>(
     });
   const thread = worker(ledger);
   try {
-    const summary = await body({ ledger: thread ?? ledger, targetId, runId }).then(
+    const summary = await body({ ledger: thread ?? ledger, targetId, runId }, facts).then(
       async (done) => {
         // What the run delivered is in the journal even if the final merge fails: keep its summary.
         await thread?.close().catch((error: unknown) => {

@@ -1,6 +1,5 @@
 // `revimport push <files...>` and `revimport retry`: argv -> Settings -> pipeline -> summary and exit code.
 import { accessSync, closeSync, constants, openSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { isReadableByOthers, loadConfig, loadMappingFile, readKeyFile } from '../../config/load.js';
@@ -13,8 +12,6 @@ import {
   type RevimportError,
   UsageError,
 } from '../../errors.js';
-import { defaultLedgerPath, isPostgresUrl } from '../../ledger/paths.js';
-import { maskUrl } from '../../ledger/postgres/connection.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
 import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
@@ -31,6 +28,14 @@ import { renderSummary } from '../render.js';
 import { publicTarget, runJson, stampRun } from '../run-report.js';
 import { describeSystemError } from '../system-errors.js';
 import { version } from '../version.js';
+import {
+  adoptUserLedger,
+  defaultLedger,
+  describeLedgerChoice,
+  firstRunNotice,
+  type LedgerChoice,
+} from './ledger-location.js';
+import type { LedgerFacts } from './ledger-session.js';
 
 const flagsSchema = z
   .object({
@@ -58,6 +63,8 @@ export interface PreparedRun {
   keyProblem?: RevimportError;
   /** The config file read; undefined when the search found none and no -c was given. */
   configFile?: string | undefined;
+  /** The ledger (settings.statePath) and where it came from. */
+  ledger: LedgerChoice;
 }
 
 export async function prepare(
@@ -97,7 +104,7 @@ export async function prepare(
     cwd: io.cwd,
     mappingFile,
     keyFromFile,
-    defaultStatePath: defaultLedgerPath(io.env, homedir()),
+    defaultStatePath: defaultLedger(loaded.filepath, io.env),
   });
   warnings.push(...resolved.warnings);
   if (loaded.config.apiKey && loaded.filepath && isReadableByOthers(loaded.filepath)) {
@@ -110,6 +117,7 @@ export async function prepare(
     mode,
     warnings,
     configFile: loaded.filepath,
+    ledger: { state: resolved.settings.statePath, from: resolved.stateFrom, configFile: loaded.filepath },
     ...(keyProblem ? { keyProblem } : {}),
   };
 }
@@ -220,7 +228,7 @@ export async function pushCommand(
       checkEmitPath(emit);
     }
     if (!check) {
-      checkLedgerPath(settings.statePath);
+      checkLedgerPath(settings.statePath, besideConfig(prepared.ledger));
       requireTarget(settings);
     }
     const delivery = check ? checkDelivery(prepared) : undefined;
@@ -239,6 +247,9 @@ export async function pushCommand(
       files,
       check,
       resend: flags.resend === true,
+      onLedger: (facts) => {
+        known.ledger = facts;
+      },
       ...(emit ? { emit } : {}),
       ...(delivery instanceof Error ? { deliveryProblem: delivery } : {}),
     }).catch((error: unknown) => {
@@ -252,10 +263,23 @@ export async function retryCommand(raw: Record<string, unknown>, context: Comman
     const prepared = { ...(await prepare(raw, context)), command: 'retry' as const };
     known.prepared = prepared;
     if (prepared.settings.rejectsPath) checkRejectsPath(prepared.settings.rejectsPath);
-    checkLedgerPath(prepared.settings.statePath);
+    checkLedgerPath(prepared.settings.statePath, besideConfig(prepared.ledger));
     requireTarget(prepared.settings);
-    return execute(prepared, context, { command: 'retry', files: [], check: false, resend: false });
+    return execute(prepared, context, {
+      command: 'retry',
+      files: [],
+      check: false,
+      resend: false,
+      onLedger: (facts) => {
+        known.ledger = facts;
+      },
+    });
   });
+}
+
+/** The config file, when the ledger is the default beside it: no flag, variable or `state` chose it. */
+function besideConfig(ledger: LedgerChoice): string | undefined {
+  return ledger.from === 'default' ? ledger.configFile : undefined;
 }
 
 interface Execution {
@@ -267,11 +291,19 @@ interface Execution {
   deliveryProblem?: RevimportError;
   /** --check --emit: the file each record that would be sent is written to, as a JSON line. */
   emit?: string;
+  /** Told what the run found on taking the ledger (for the --json line). */
+  onLedger?: (facts: LedgerFacts) => void;
 }
 
 interface Outcome {
   summary: Summary;
   exitCode: number;
+}
+
+/** What a run has settled so far, for its --json line also when an error ends it. */
+interface Known {
+  prepared?: PreparedRun;
+  ledger?: LedgerFacts;
 }
 
 /**
@@ -282,10 +314,10 @@ async function reported(
   raw: Record<string, unknown>,
   context: CommandContext,
   check: boolean,
-  body: (known: { prepared?: PreparedRun }) => Promise<Outcome>,
+  body: (known: Known) => Promise<Outcome>,
 ): Promise<number> {
   const stamp = stampRun();
-  const known: { prepared?: PreparedRun } = {};
+  const known: Known = {};
   const target = () =>
     publicTarget(
       known.prepared?.settings.baseUrl ??
@@ -304,14 +336,22 @@ async function reported(
     const error = ledgerStorageError(thrown, known.prepared?.settings.statePath);
     const exitCode = signalExitCode(context) ?? exitCodeForError(error);
     if (json) {
-      const line = runJson(stamp, { summary: partial, check, exitCode, target: target(), error });
+      const line = runJson(stamp, {
+        summary: partial,
+        check,
+        exitCode,
+        target: target(),
+        error,
+        ledger: known.ledger,
+      });
       io.stdout.write(`${JSON.stringify(line)}\n`);
     } else if (partial) (quiet ? io.stderr : io.stdout).write(renderSummary(partial, known.prepared ?? {}));
     throw error;
   }
   const { summary, exitCode } = outcome;
   if (json) {
-    io.stdout.write(`${JSON.stringify(runJson(stamp, { summary, check, exitCode, target: target() }))}\n`);
+    const line = runJson(stamp, { summary, check, exitCode, target: target(), ledger: known.ledger });
+    io.stdout.write(`${JSON.stringify(line)}\n`);
   } else if (!quiet) io.stdout.write(renderSummary(summary, known.prepared ?? {}));
   else if (exitCode !== ExitCode.ok) io.stderr.write(renderSummary(summary, known.prepared ?? {}));
   return exitCode;
@@ -321,13 +361,20 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   const { settings, flags, mode } = prepared;
   const { io } = context;
   const now = () => performance.now();
-  if (mode === 'verbose' && !run.check) {
-    const line = describeProxy(chooseProxy(checkUrl(settings.baseUrl!, settings.allowHttp), settings.proxy));
-    if (line) io.stderr.write(`${line}\n`);
-    if (isPostgresUrl(settings.statePath)) io.stderr.write(`ledger: ${maskUrl(settings.statePath)}\n`);
-    // Which key this run uses, as history records it: a rotation is visible (issue 19), never the key.
-    const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
-    io.stderr.write(`target: ${targetLabel(target)}, key ${target.keyFingerprint}\n`);
+  if (mode === 'verbose') {
+    // Which config and which ledger (issue 19): a run by hand and the same run from cron must agree on both.
+    const [config, ledger] = describeLedgerChoice(prepared.ledger);
+    io.stderr.write(`${config}\n`);
+    if (!run.check) {
+      io.stderr.write(`${ledger}\n`);
+      // Which key this run uses, as history records it: a rotation is visible (issue 19), never the key.
+      const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
+      io.stderr.write(`target: ${targetLabel(target)}, key ${target.keyFingerprint}\n`);
+      const line = describeProxy(
+        chooseProxy(checkUrl(settings.baseUrl!, settings.allowHttp), settings.proxy),
+      );
+      if (line) io.stderr.write(`${line}\n`);
+    }
   }
   const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
   for (const warning of prepared.warnings) progress.warn(warning);
@@ -351,14 +398,21 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       }
     }
     const { withLedger } = await import('./ledger-session.js');
+    await adoptUserLedger(prepared.ledger, io.env, {
+      waitMs: Number(flags.wait ?? 0) * 1000,
+      signal: context.signal,
+      notice: (message) => progress.warn(message),
+    });
     // The run is recorded in the ledger (history) from here on, the --max-invalid pass included.
     return withLedger(
       settings,
       run,
       flags.wait,
-      async (ledger) => {
+      async (ledger, facts) => {
         // The ledger is held: from here a signal lets requests in flight finish (not while waiting for the lock).
         progress.announceStop(context.signal);
+        run.onLedger?.(facts);
+        if (facts.firstRun) progress.warn(firstRunNotice(publicTarget(settings.baseUrl), facts.location));
         let pushRejects = rejects;
         if (settings.maxInvalid) {
           // Validate first, then send: a broken export or mapping must not half-import.

@@ -365,6 +365,11 @@ export class PostgresLedger implements LedgerStore {
     });
   }
 
+  /** As ledger.ts `hasRecords`, after the writes called before it. */
+  hasRecords(targetId: number): Promise<boolean> {
+    return this.#serial(async (sql) => (await sql.unsafe(pgSql.hasRecords, [targetId]))[0]!.any === true);
+  }
+
   /**
    * As ledger.ts `counts`: a journal row's key counts in its row's state unless a pending or failed record
    * of that key is newer (SQLite's inflight); a rejected record of a key in the journal does not count (in

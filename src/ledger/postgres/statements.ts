@@ -129,6 +129,9 @@ export const pgSql = {
       value = excluded.value
     WHERE r.state IN ('delivered', 'rejected') OR r.seq < excluded.seq`,
 
+  hasRecords: `SELECT EXISTS (SELECT 1 FROM revimport.records WHERE target_id = $1)
+    OR EXISTS (SELECT 1 FROM revimport.batches WHERE target_id = $1) AS any`,
+
   // counts (see PostgresLedger.counts): a journal row's key is counted in its row's state, over its records
   // row, unless that records row is pending or failed (the per-record state is the newer one then), as in the
   // SQLite ledger. Times are epoch ms, so a delivery in the journal row's millisecond counts beside it.
