@@ -1,13 +1,13 @@
 // One push or retry holding the ledger: take the run lock, open the ledger, record the run, release. The
-// SQLite file's lock is a lock file (ledger/lock.ts); a PostgreSQL ledger's is an advisory lock per target
-// (ledger/postgres/advisory-lock.ts), so runs on several hosts take turns on one target.
+// SQLite file's lock is a lock file renewed as a lease (ledger/lock.ts); a PostgreSQL ledger's is an advisory
+// lock per target (ledger/postgres/advisory-lock.ts), so runs on several hosts take turns on one target.
 
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Settings } from '../../config/settings.js';
 import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import type { LedgerStore } from '../../ledger/ledger-store.js';
-import { acquireLock } from '../../ledger/lock.js';
+import { acquireLock, defaultStaleMs, describeReplaced } from '../../ledger/lock.js';
 import { acquireAdvisoryLock } from '../../ledger/postgres/advisory-lock.js';
 import { type ConnectionSource, isPostgresUrl } from '../../ledger/postgres/connection.js';
 import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
@@ -28,12 +28,14 @@ export async function withLedger(
   body: (ledger: LedgerHandle) => Promise<Summary>,
   exitCode: (summary: Summary) => number = exitCodeFor,
   signal: AbortSignal = new AbortController().signal,
+  /** Notes for stderr (a stale lock taken over). */
+  notify: (message: string) => void = () => {},
 ): Promise<Summary> {
   const waitSeconds = wait === undefined ? 0 : Number(wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
     throw new UsageError(`--wait must be a number of seconds, not "${wait}"`);
   }
-  const session = { settings, run, body, exitCode, signal, waitMs: waitSeconds * 1000 };
+  const session = { settings, run, body, exitCode, signal, notify, waitMs: waitSeconds * 1000 };
   return isPostgresUrl(settings.statePath) ? withPostgresLedger(session) : withSqliteLedger(session);
 }
 
@@ -43,7 +45,24 @@ interface Session {
   readonly body: (ledger: LedgerHandle) => Promise<Summary>;
   readonly exitCode: (summary: Summary) => number;
   readonly signal: AbortSignal;
+  readonly notify: (message: string) => void;
   readonly waitMs: number;
+}
+
+/**
+ * REVIMPORT_LOCK_STALE_SECONDS: how long an SQLite ledger's lock may go unrenewed before another run takes it
+ * over (default 60). Every host sharing the ledger should agree; a holder's own longer period wins anyway.
+ */
+export function lockStaleMs(env: Record<string, string | undefined>): number {
+  const raw = env.REVIMPORT_LOCK_STALE_SECONDS;
+  if (raw === undefined || raw === '') return defaultStaleMs;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 1) {
+    throw new UsageError(
+      `REVIMPORT_LOCK_STALE_SECONDS must be a number of seconds, at least 1, not "${raw}"`,
+    );
+  }
+  return seconds * 1000;
 }
 
 /** The lock wait ended by Ctrl-C or SIGTERM, or refused: noted in history, then thrown. */
@@ -68,9 +87,10 @@ function refused(
 async function withSqliteLedger(session: Session): Promise<Summary> {
   const { settings, run, signal } = session;
   // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
-  const release = await acquireLock(settings.statePath, {
+  const lock = await acquireLock(settings.statePath, {
     waitMs: session.waitMs,
     sleep: (ms) => delay(ms, undefined, { signal }),
+    staleMs: lockStaleMs(process.env),
   }).catch(
     refused(session, Date.now(), async (code, durationMs) => {
       // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
@@ -82,6 +102,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       }
     }),
   );
+  if (lock.replaced) session.notify(describeReplaced(lock.replaced, settings.statePath, Date.now()));
   let failed = false;
   try {
     const ledger = openLedger(settings.statePath);
@@ -103,7 +124,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       closeAfter(() => ledger.close(), failed);
     }
   } finally {
-    release();
+    lock.release();
   }
 }
 

@@ -371,6 +371,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       },
       exitCodeOf,
       context.signal,
+      (message) => progress.warn(message),
     );
   };
 
