@@ -1,16 +1,27 @@
 // The SQLite ledger's lock across hosts (issue 19): with the ledger on a volume, every container has a new
 // host name. A lock left by a dead run on another host is taken over, with a note; one its live holder keeps
-// renewing is refused (exit 5) until the holder stops renewing (SIGSTOP); each record reaches the receiver once.
+// renewing is refused (exit 5) until the holder stops renewing (SIGSTOP); a run whose lock was taken over while
+// it was suspended stops before its next ledger write (exit 4), and each record reaches the receiver once.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
 import { root, runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, pushEnv, range, writeConfig, writeExport } from '../helpers/exports.js';
+import {
+  acceptedIds,
+  exportCsv,
+  pushEnv,
+  range,
+  rowCells,
+  writeConfig,
+  writeExport,
+} from '../helpers/exports.js';
+import { keep, retain } from '../helpers/native.js';
 import { startCli } from '../helpers/spawn.js';
 
 const key = 'e2e-lock-key-19aa';
@@ -165,4 +176,59 @@ describe('the SQLite ledger lock across hosts', () => {
     expect(result.code).toBe(0);
     expect(acceptedIds(receiver.accepted)).toEqual(range(1, 30));
   });
+
+  it('a push suspended past the stale period loses its lock to the next run, and stops before its next ledger write (exit 4)', async () => {
+    // The first push reads stdin: it starts once it has 64 KiB (the encoding sample) and looks rows up 512 at a
+    // time, so 2048 rows (~90 KB) go out in 4 batches; then it waits for more rows.
+    const first = startCli(['push', '-', '-c', config, '--batch-size', '512', '--json'], {
+      cwd: work,
+      env: env(),
+      openStdin: true,
+    });
+    first.child.stdin.write(exportCsv({ to: 2048 }));
+    await until(() => deliveredBatches() === 4, 'the first push to record 4 batches delivered');
+    first.child.kill('SIGSTOP');
+
+    const second = await runCli(
+      ['push', writeExport(work, 'b.csv', { from: 2049, to: 2100 }), '-c', config, '--json', '--wait', '20'],
+      { cwd: work, env: env() },
+    );
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(
+      `warning: took over the lock of ${state} (pid ${first.child.pid} on ${hostname()}, started `,
+    );
+    expect(JSON.parse(second.stdout)).toMatchObject({ sent: 52, retried: 0 });
+
+    // Resumed, the first push reads ids 2101-2110: their batch would be its next ledger write.
+    first.child.kill('SIGCONT');
+    first.child.stdin.end(
+      `${range(2101, 2110)
+        .map((id) => rowCells(id).join(','))
+        .join('\n')}\n`,
+    );
+    const result = await first.done;
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(`revimport: lost the run lock ${lockFile}: `);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      exitCode: 4,
+      error: { kind: 'delivery' },
+      sent: 2048,
+      pending: 10,
+    });
+    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 2100));
+  });
 });
+
+/** Journal rows recorded delivered, read as any reader would (WAL: no lock taken). */
+function deliveredBatches(): number {
+  if (!existsSync(state)) return 0;
+  const db = retain(new Database(state, { readonly: true, fileMustExist: true }));
+  try {
+    const row = keep(db).prepare("SELECT count(*) AS n FROM batches WHERE state = 'delivered'").get();
+    return (row as { n: number }).n;
+  } catch {
+    return 0; // not migrated yet
+  } finally {
+    db.close();
+  }
+}

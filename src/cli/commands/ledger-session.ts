@@ -105,7 +105,9 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
   if (lock.replaced) session.notify(describeReplaced(lock.replaced, settings.statePath, Date.now()));
   let failed = false;
   try {
-    const ledger = openLedger(settings.statePath);
+    // Every write checks the lock first: a run presumed dead (suspended past the stale period) whose lock was
+    // taken over stops there, on this thread and on the writer's.
+    const ledger = openLedger(settings.statePath, { guard: lock.check });
     try {
       // The run's ledger writes on a worker thread (issue 14), lookups on this one: the split that measured
       // best (bench/README.md). REVIMPORT_LEDGER_WORKER, for measurements: 0 keeps every write on this
@@ -114,7 +116,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       return await holding(session, ledger, (opened) =>
         split === '0'
           ? undefined
-          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main' }),
+          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main', lease: lock.lease }),
       );
     } catch (error) {
       failed = true;
