@@ -1,6 +1,7 @@
 // A worker thread of worker-ledger.ts: its own connection to the ledger file, running the calls a run sends
 // it one after another, in the order they were sent, and answering each with its result or error.
 import { parentPort, workerData } from 'node:worker_threads';
+import { type Lease, leaseGuard } from './lease.js';
 import { openLedger } from './ledger.js';
 
 /** A call from the main thread: a method of Ledger (`close` ends the worker) and its arguments. */
@@ -11,9 +12,13 @@ export interface WorkerCall {
 }
 
 const port = parentPort!;
-const { path, reader } = workerData as { path: string; reader?: boolean };
-// A reader (lookups) opens without the lock: no migration, no merge; the writer and the run own those.
-const ledger = openLedger(path, { withoutLock: reader === true });
+const { path, reader, lease } = workerData as { path: string; reader?: boolean; lease?: Lease };
+// A reader (lookups) opens without the lock: no migration, no merge; the writer and the run own those. The
+// writer checks the run lock's lease before each write (a memory read; a file only when renewals stalled).
+const ledger = openLedger(path, {
+  withoutLock: reader === true,
+  ...(lease && !reader ? { guard: leaseGuard(lease) } : {}),
+});
 const methods = ledger as unknown as Record<string, (...args: unknown[]) => unknown>;
 
 port.on('message', (call: WorkerCall) => {

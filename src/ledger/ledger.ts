@@ -38,6 +38,8 @@ export interface OpenLedgerOptions {
    * since another run owns the file. A ledger of another schema version is then a ConfigError.
    */
   readonly withoutLock?: boolean;
+  /** Called before each write: throws once the run lost its lock (lease.ts `leaseGuard`), so the run stops. */
+  readonly guard?: () => void;
 }
 
 /** Keys per statement. The JSON parameter's size, not SQLite's variable limit, is what this bounds. */
@@ -88,9 +90,11 @@ export class Ledger implements LedgerStore {
   #journalSettled: number;
   /** Opened without the run lock: never merges (another run, or this run's writer, owns the file). */
   readonly #withoutLock: boolean;
+  readonly #guard: () => void;
 
-  constructor(db: Database.Database, now: () => number, withoutLock = false) {
+  constructor(db: Database.Database, now: () => number, withoutLock = false, guard: () => void = () => {}) {
     this.#withoutLock = withoutLock;
+    this.#guard = guard;
     this.#db = db;
     this.#now = now;
     this.path = db.name;
@@ -107,6 +111,7 @@ export class Ledger implements LedgerStore {
 
   /** Upserts the target (LedgerStore.target); a URL with unresolved targets stops the run. */
   target(target: Target): number {
+    this.#guard();
     if ((this.#stmt.unresolvedAny.get(target.baseUrl) as { any: number }).any === 1) {
       const rows = this.accounts();
       const auto = automaticAssignment(rows, target.baseUrl);
@@ -140,6 +145,7 @@ export class Ledger implements LedgerStore {
 
   /** LedgerStore.assign: in one transaction, after folding what is staged into records. */
   assign(baseUrl: string, fingerprints: readonly string[], account: string): AssignResult {
+    this.#guard();
     this.merge();
     return this.#db
       .transaction((): AssignResult => {
@@ -178,6 +184,7 @@ export class Ledger implements LedgerStore {
   }
 
   beginRun(input: BeginRunInput): number {
+    this.#guard();
     const { command, files, startedAt = this.#now(), pid = process.pid } = input;
     const { targetId = null, keyFingerprint = null } = input;
     return Number(
@@ -188,6 +195,7 @@ export class Ledger implements LedgerStore {
 
   /** Records the run's outcome, and merges what it delivered into the records table. */
   finishRun(runId: number, input: FinishRunInput): void {
+    this.#guard();
     const { counts, exitCode, durationMs, finishedAt = this.#now() } = input;
     this.#stmt.finishRun.run(JSON.stringify(counts), exitCode, durationMs, finishedAt, runId);
     this.merge();
@@ -249,6 +257,7 @@ export class Ledger implements LedgerStore {
     entries: readonly PendingEntry[],
     options: MarkPendingOptions = {},
   ): number {
+    this.#guard();
     const resend = options.resend === true ? 1 : 0;
     // The pending mark must reach the disk before the request goes out: after a power loss the ledger
     // must still know the batch was in flight, so it is resent as the same body under the same key
@@ -317,6 +326,7 @@ export class Ledger implements LedgerStore {
     keys: string,
     body: string,
   ): number {
+    this.#guard();
     this.#stmt.syncFull.run();
     try {
       return this.#db
@@ -347,6 +357,7 @@ export class Ledger implements LedgerStore {
    * was not pending).
    */
   settleBatch(batchId: number): number {
+    this.#guard();
     const size = this.#db
       .transaction(() => {
         const row = this.#stmt.settleBatch.get({ id: batchId, now: this.#now() }) as
@@ -369,6 +380,7 @@ export class Ledger implements LedgerStore {
    * they always did. Returns how many records moved (0 if the row is not pending).
    */
   unjournal(batchId: number): number {
+    this.#guard();
     type Row = {
       target_id: number;
       run_id: number;
@@ -410,6 +422,7 @@ export class Ledger implements LedgerStore {
    * record (refunds: adjust), so the next export of the same order is no change. Returns rows changed.
    */
   reprice(targetId: number, key: string, contentHash: string, amount: DeliveredAmount): number {
+    this.#guard();
     const params = {
       target: targetId,
       key,
@@ -518,6 +531,7 @@ export class Ledger implements LedgerStore {
    */
   merge(): number {
     if (!this.#mergeable()) return 0;
+    this.#guard();
     const merged = this.#db
       .transaction(() => {
         let merged = this.#stmt.merge.run().changes;
@@ -567,6 +581,7 @@ export class Ledger implements LedgerStore {
   }
 
   #inChunks<T>(items: readonly T[], write: (chunk: readonly T[], now: number) => number): number {
+    this.#guard();
     const now = this.#now();
     return this.#db
       .transaction(() => {
@@ -628,7 +643,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // Without the lock an existing ledger is used as it is; only a new, empty file gets its schema.
     if (options.withoutLock) requireCurrent(db, () => migrate(db));
     else migrate(db);
-    const ledger = new Ledger(db, options.now ?? Date.now, options.withoutLock === true);
+    const ledger = new Ledger(db, options.now ?? Date.now, options.withoutLock === true, options.guard);
     if (!options.withoutLock) ledger.mergeIfIdle();
     return ledger;
   } catch (error) {

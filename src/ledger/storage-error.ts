@@ -1,6 +1,7 @@
 // A ledger that cannot be written mid-run (a full disk, an I/O error, a file made read-only or damaged, a
-// ledger worker that died) is not a bug in revimport: the run stops with what it did recorded, and the
-// records it did not deliver are sent by the next run (exit 4, as a delivery that could not go on).
+// ledger worker that died, a run lock another run took over) is not a bug in revimport: the run stops with
+// what it did recorded, and the records it did not deliver are sent by the next run (exit 4, as a delivery
+// that could not go on).
 // SQLite errors reach the CLI from the ledger on this thread (better-sqlite3's SqliteError, `code`
 // SQLITE_*) or from a ledger worker (the same name and code, carried across the thread).
 import { DeliveryError, isRevimportError } from '../errors.js';
@@ -29,6 +30,13 @@ export function ledgerStorageError(error: unknown, ledgerPath?: string): unknown
         cause: error,
       },
     );
+  }
+  if (error.name === 'LedgerLockLost') {
+    // Another run may hold the ledger now (lease.ts): this one stopped before its next write.
+    return new DeliveryError(error.message, {
+      hint: 'What was not recorded as delivered stays outstanding: run the same command again.',
+      cause: error,
+    });
   }
   if (error.name === 'LedgerWorkerExit') {
     return new DeliveryError(`the ledger${where} stopped: ${error.message}`, {

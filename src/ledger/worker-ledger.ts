@@ -5,6 +5,7 @@
 // lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read the next
 // rows while a chunk is looked up.
 import { Worker } from 'node:worker_threads';
+import type { Lease } from './lease.js';
 import { type Ledger, packJournal } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type {
@@ -32,9 +33,9 @@ class Thread {
   #next = 0;
   #failure: Error | undefined;
 
-  constructor(path: string, reader: boolean) {
+  constructor(path: string, reader: boolean, lease?: Lease) {
     this.worker = new Worker(new URL('./ledger-worker.js', import.meta.url), {
-      workerData: { path, reader },
+      workerData: { path, reader, lease },
     });
     this.worker.on('message', (answer: Answer) => {
       const waiter = this.#waiting.get(answer.id);
@@ -95,10 +96,11 @@ export class WorkerLedger implements LedgerPort {
   /**
    * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
    * `lookups`: 'worker' (default) looks up on a second worker; 'main' on `ledger`, on this thread.
+   * `lease`: the run lock's, checked by the writer before each write (a lost lock stops the run there).
    */
-  constructor(ledger: Ledger, options: { lookups?: 'worker' | 'main' } = {}) {
+  constructor(ledger: Ledger, options: { lookups?: 'worker' | 'main'; lease?: Lease } = {}) {
     this.#ledger = ledger;
-    this.#writer = new Thread(ledger.path, false);
+    this.#writer = new Thread(ledger.path, false, options.lease);
     this.#reader = options.lookups === 'main' ? undefined : new Thread(ledger.path, true);
   }
 

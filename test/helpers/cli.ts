@@ -18,6 +18,8 @@ export interface CliOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   stdin?: string | Buffer;
+  /** Keep stdin open for the test to write to (`child.stdin`); default: `stdin`, then end. */
+  openStdin?: boolean;
 }
 
 /** A clean environment: no colours, not a TTY, no REVIMPORT_* from the developer's shell. */

@@ -30,7 +30,7 @@ export function startCli(args: string[], options: CliOptions = {}): RunningCli {
     child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
   if (options.stdin !== undefined) child.stdin.end(options.stdin);
-  else child.stdin.end();
+  else if (!options.openStdin) child.stdin.end();
   return {
     child,
     done,

@@ -62,7 +62,7 @@ it('keeps what was marked pending before a SIGKILL, and the next run takes over 
   expect(await runChild(script, ledgerPath)).toBe('SIGKILL');
   expect(JSON.parse(readFileSync(`${ledgerPath}.lock`, 'utf8')).pid).not.toBe(process.pid);
 
-  const release = await acquireLock(ledgerPath, { waitMs: 0 });
+  const lock = await acquireLock(ledgerPath, { waitMs: 0, renewInThread: false });
   const ledger = openLedger(ledgerPath);
   try {
     const target = ledger.target(targetOf('https://crm.example', 'sk_test'));
@@ -90,7 +90,7 @@ it('keeps what was marked pending before a SIGKILL, and the next run takes over 
     });
   } finally {
     ledger.close();
-    release();
+    lock.release();
   }
 });
 

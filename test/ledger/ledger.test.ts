@@ -331,3 +331,46 @@ describe('outstanding', () => {
     expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
   });
 });
+
+describe('guard (the run lock, lease.ts)', () => {
+  it('is called before every write, and a throwing guard stops the write; reads go on', () => {
+    let lost = false;
+    const guarded = openLedger(join(dir, 'guarded.db'), {
+      now,
+      guard: () => {
+        if (lost) throw Object.assign(new Error('lost the run lock'), { name: 'LedgerLockLost' });
+      },
+    });
+    try {
+      const target = guarded.target(targetOf('https://crm.example', 'sk_test'));
+      const run = guarded.beginRun({ command: 'push', files: ['a.csv'] });
+      const batch = guarded.journalBatch(
+        target,
+        run,
+        'k1',
+        [{ key: 'id:1', contentHash: 'h1', currency: 'EUR', value: 1 }],
+        '[{}]',
+      );
+      lost = true;
+      const writes: [string, () => unknown][] = [
+        ['target', () => guarded.target(targetOf('https://crm.example', 'sk_other'))],
+        ['beginRun', () => guarded.beginRun({ command: 'push', files: [] })],
+        ['journalBatch', () => guarded.journalBatch(target, run, 'k2', [], '[]')],
+        ['settleBatch', () => guarded.settleBatch(batch)],
+        ['unjournal', () => guarded.unjournal(batch)],
+        ['markPending', () => guarded.markPending(target, run, [pending('id:2', 'k3')])],
+        ['markDelivered', () => guarded.markDelivered(target, ['id:2'], 'k3')],
+        ['markRejected', () => guarded.markRejected(target, [{ key: 'id:2', message: 'no' }])],
+        ['markFailed', () => guarded.markFailed(target, ['id:2'], 'down')],
+        ['reprice', () => guarded.reprice(target, 'id:1', 'h9', { currency: 'EUR', value: 2 })],
+        ['finishRun', () => guarded.finishRun(run, { counts: {}, exitCode: 4, durationMs: 1 })],
+      ];
+      for (const [name, write] of writes) expect(write, name).toThrow('lost the run lock');
+      expect(guarded.history({ limit: 5 })).toHaveLength(1);
+      expect(guarded.counts(target)).toMatchObject({ pending: 1 });
+    } finally {
+      lost = false;
+      guarded.close();
+    }
+  });
+});

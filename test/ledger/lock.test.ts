@@ -2,9 +2,17 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LockError } from '../../src/errors.js';
-import { acquireLock, isAlive } from '../../src/ledger/lock.js';
+import {
+  type AcquireLockOptions,
+  acquireLock,
+  describeReplaced,
+  isAlive,
+  judgeLock,
+} from '../../src/ledger/lock.js';
+import { compileLedger } from './compile-ledger.mjs';
 
 let dir: string;
 let ledgerPath: string;
@@ -19,11 +27,28 @@ afterEach(() => {
 });
 
 const started = Date.parse('2024-05-01T12:00:00.000Z');
-const holder = () =>
-  JSON.parse(readFileSync(lockPath, 'utf8')) as { pid: number; startedAt: string; host: string };
+type Written = {
+  pid: number;
+  startedAt: string;
+  host: string;
+  renewedAt?: string;
+  staleAfterMs?: number;
+  token?: string;
+};
+const holder = () => JSON.parse(readFileSync(lockPath, 'utf8')) as Written;
 // Both processes are alive for the whole test: the runner and its parent.
 const me = process.pid;
 const other = process.ppid;
+
+/** In this process the tests renew by hand (`renew()`), on an injected clock. */
+const acquire = (options: AcquireLockOptions) =>
+  acquireLock(ledgerPath, { renewInThread: false, ...options });
+
+/** A lock file as another process wrote it, its mtime set to `mtimeMs`. */
+function writeLock(content: Written, mtimeMs = Date.now()): void {
+  writeFileSync(lockPath, JSON.stringify(content));
+  utimesSync(lockPath, new Date(mtimeMs), new Date(mtimeMs));
+}
 
 /** Spawns a process that exits at once, and returns its (now free) pid. */
 function deadPid(): Promise<number> {
@@ -34,32 +59,88 @@ function deadPid(): Promise<number> {
   });
 }
 
+describe('judgeLock', () => {
+  const now = Date.parse('2024-05-01T12:10:00.000Z');
+  const ago = (s: number) => new Date(now - s * 1000).toISOString();
+  const context = { now, host: 'cron-a', staleMs: 60_000, isAlive: (pid: number) => pid === 100 };
+  it.each([
+    ['this host, pid gone, renewed now', { pid: 200, host: 'cron-a', renewedAt: ago(0) }, 600, 'dead'],
+    ['this host, pid alive, renewed 10 s ago', { pid: 100, host: 'cron-a', renewedAt: ago(10) }, 600, 'live'],
+    [
+      'this host, pid alive (reused), renewed 61 s ago',
+      { pid: 100, host: 'cron-a', renewedAt: ago(61) },
+      600,
+      'not renewed',
+    ],
+    [
+      'another host, its pid not ours to check, renewed 10 s ago',
+      { pid: 200, host: 'pod-x', renewedAt: ago(10) },
+      600,
+      'live',
+    ],
+    ['another host, renewed 61 s ago', { pid: 100, host: 'pod-x', renewedAt: ago(61) }, 600, 'not renewed'],
+    [
+      'another host, renewedAt old but the file written 5 s ago',
+      { pid: 100, host: 'pod-x', renewedAt: ago(600) },
+      5,
+      'live',
+    ],
+    [
+      'another host, its own longer stale period',
+      { pid: 100, host: 'pod-x', renewedAt: ago(90), staleAfterMs: 120_000 },
+      600,
+      'live',
+    ],
+    [
+      'another host, its shorter stale period does not shorten ours',
+      { pid: 100, host: 'pod-x', renewedAt: ago(30), staleAfterMs: 1000 },
+      600,
+      'live',
+    ],
+    ['0.1 lock (no lease), another host, file 61 s old', { pid: 100, host: 'pod-x' }, 61, 'not renewed'],
+    ['0.1 lock (no lease), another host, file 10 s old', { pid: 100, host: 'pod-x' }, 10, 'live'],
+    ['0.1 lock (no lease), this host, pid alive, file 1 h old', { pid: 100, host: 'cron-a' }, 3600, 'live'],
+    ['0.1 lock (no lease), this host, pid gone', { pid: 200, host: 'cron-a' }, 3600, 'dead'],
+  ])('%s', (_label, fields, fileAgeS, state) => {
+    const lock = { startedAt: ago(3600), ...fields };
+    expect(judgeLock(lock, now - fileAgeS * 1000, context).state).toBe(state);
+  });
+});
+
 describe('acquireLock', () => {
-  it('writes {pid, startedAt, host} with mode 0600 and removes it on release', async () => {
-    const release = await acquireLock(ledgerPath, { waitMs: 0, now: () => started });
-    expect(holder()).toEqual({ pid: me, startedAt: '2024-05-01T12:00:00.000Z', host: hostname() });
+  it('writes {pid, startedAt, host, renewedAt, staleAfterMs, token} with mode 0600 and removes it on release', async () => {
+    const lock = await acquire({ waitMs: 0, now: () => started, staleMs: 30_000 });
+    expect(holder()).toEqual({
+      pid: me,
+      startedAt: '2024-05-01T12:00:00.000Z',
+      host: hostname(),
+      renewedAt: '2024-05-01T12:00:00.000Z',
+      staleAfterMs: 30_000,
+      token: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(statSync(lockPath).mode & 0o777).toBe(0o600);
-    release();
-    release();
+    expect(lock.replaced).toBeUndefined();
+    lock.release();
+    lock.release();
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('refuses a second acquirer while a live process holds it, naming pid and start time', async () => {
-    const release = await acquireLock(ledgerPath, { waitMs: 0, pid: me, now: () => started });
-    const second = acquireLock(ledgerPath, { waitMs: 0, pid: other });
+  it('refuses a second acquirer while a live process holds it, naming pid, start and last renewal', async () => {
+    const lock = await acquire({ waitMs: 0, pid: me, now: () => started });
+    const second = acquire({ waitMs: 0, pid: other, now: () => started + 4000 });
     await expect(second).rejects.toThrow(LockError);
-    await expect(acquireLock(ledgerPath, { waitMs: 0, pid: other })).rejects.toThrow(
-      `another run is active on ${ledgerPath} (pid ${me}, started 2024-05-01T12:00:00.000Z)`,
+    await expect(second).rejects.toThrow(
+      `another run is active on ${ledgerPath} (pid ${me}, started 2024-05-01T12:00:00.000Z, last renewed `,
     );
     expect(holder().pid).toBe(me);
-    release();
+    lock.release();
   });
 
   it('gives up after waitMs, polling every pollMs', async () => {
-    const release = await acquireLock(ledgerPath, { waitMs: 0, pid: me });
-    let clock = started;
+    const lock = await acquire({ waitMs: 0, pid: me });
+    let clock = Date.now();
     const sleeps: number[] = [];
-    const waiting = acquireLock(ledgerPath, {
+    const waiting = acquire({
       waitMs: 1_000,
       pollMs: 250,
       pid: other,
@@ -71,14 +152,14 @@ describe('acquireLock', () => {
     });
     await expect(waiting).rejects.toThrow(LockError);
     expect(sleeps).toEqual([250, 250, 250, 250]);
-    release();
+    lock.release();
   });
 
   it('hands the lock to a waiter once the holder releases it', async () => {
     const events: string[] = [];
-    const releaseFirst = await acquireLock(ledgerPath, { waitMs: 0, pid: me });
+    const first = await acquire({ waitMs: 0, pid: me });
     let polls = 0;
-    const second = acquireLock(ledgerPath, {
+    const second = acquire({
       waitMs: 60_000,
       pollMs: 1,
       pid: other,
@@ -86,59 +167,133 @@ describe('acquireLock', () => {
         events.push('second waits');
         polls += 1;
         if (polls === 2) {
-          releaseFirst();
+          first.release();
           events.push('first released');
         }
       },
-    }).then((release) => {
+    }).then((lock) => {
       events.push('second acquired');
-      return release;
+      return lock;
     });
-    const releaseSecond = await second;
+    const lock = await second;
     expect(events).toEqual(['second waits', 'second waits', 'first released', 'second acquired']);
     expect(holder().pid).toBe(other);
-    releaseFirst();
+    first.release();
     expect(holder().pid).toBe(other);
-    releaseSecond();
+    lock.release();
   });
 
-  it('takes over a lock left by a dead process, leaving no temp files', async () => {
+  it('takes over a lock left by a dead process on this host at once, leaving no temp files', async () => {
     const dead = await deadPid();
     expect(isAlive(dead)).toBe(false);
-    writeFileSync(
-      lockPath,
-      JSON.stringify({ pid: dead, startedAt: '2024-01-01T00:00:00.000Z', host: hostname() }),
-    );
-    const release = await acquireLock(ledgerPath, { waitMs: 0, pid: me });
+    writeLock({ pid: dead, startedAt: '2024-01-01T00:00:00.000Z', host: hostname() });
+    const lock = await acquire({ waitMs: 0, pid: me });
     expect(holder().pid).toBe(me);
+    expect(lock.replaced).toMatchObject({ reason: 'dead', holder: { pid: dead } });
     expect(readdirSync(dir)).toEqual(['ledger.db.lock']);
-    release();
+    lock.release();
   });
 
   it('lets exactly one of two simultaneous acquirers take over a stale lock', async () => {
     const dead = await deadPid();
-    writeFileSync(
-      lockPath,
-      JSON.stringify({ pid: dead, startedAt: '2024-01-01T00:00:00.000Z', host: hostname() }),
-    );
+    writeLock({ pid: dead, startedAt: '2024-01-01T00:00:00.000Z', host: hostname() });
     const results = await Promise.allSettled([
-      acquireLock(ledgerPath, { waitMs: 0, pid: me }),
-      acquireLock(ledgerPath, { waitMs: 0, pid: other }),
+      acquire({ waitMs: 0, pid: me }),
+      acquire({ waitMs: 0, pid: other }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const winner = results.findIndex((r) => r.status === 'fulfilled');
     expect(holder().pid).toBe([me, other][winner]);
   });
 
-  it('does not presume a holder on another host dead', async () => {
-    const dead = await deadPid();
-    writeFileSync(
-      lockPath,
-      JSON.stringify({ pid: dead, startedAt: '2024-01-01T00:00:00.000Z', host: 'build-07' }),
+  it('waits on a lock renewed on another host; takes it over, with a note, once it went unrenewed for the stale period', async () => {
+    let clock = Date.now();
+    const theirs = await acquire({ waitMs: 0, host: 'pod-a', pid: 4242, now: () => clock });
+    const startedAt = holder().startedAt;
+    clock += 50_000;
+    expect(theirs.renew()).toBe('renewed');
+    clock += 50_000;
+    // 100 s after it started, 50 s after its last renewal: live.
+    await expect(acquire({ waitMs: 0, host: 'pod-b', now: () => clock })).rejects.toThrow(
+      `(pid 4242 on pod-a, started ${startedAt}, last renewed ${new Date(clock - 50_000).toISOString()} (50 s ago))`,
     );
-    await expect(acquireLock(ledgerPath, { waitMs: 0 })).rejects.toThrow(
-      `(pid ${dead} on build-07, started 2024-01-01T00:00:00.000Z)`,
+    clock += 11_000;
+    const ours = await acquire({ waitMs: 0, host: 'pod-b', pid: me, now: () => clock });
+    expect(holder()).toMatchObject({ pid: me, host: 'pod-b' });
+    expect(ours.replaced).toEqual({
+      holder: expect.objectContaining({ pid: 4242, host: 'pod-a', startedAt }),
+      reason: 'not renewed',
+      lastRenewedMs: clock - 61_000,
+    });
+    expect(describeReplaced(ours.replaced!, ledgerPath, clock)).toBe(
+      `took over the lock of ${ledgerPath} (pid 4242 on pod-a, started ${startedAt}, last renewed ` +
+        `${new Date(clock - 61_000).toISOString()} (61 s ago)): it was not renewed`,
     );
+    ours.release();
+  });
+
+  it('takes over a lock of revimport 0.1 (no lease) from another host once its file is older than the stale period', async () => {
+    const dead = { pid: 4242, startedAt: '2024-01-01T00:00:00.000Z', host: 'build-07' };
+    writeLock(dead, Date.now() - 30_000);
+    await expect(acquire({ waitMs: 0 })).rejects.toThrow(
+      `(pid 4242 on build-07, started 2024-01-01T00:00:00.000Z, last renewed `,
+    );
+    writeLock(dead, Date.now() - 61_000);
+    const lock = await acquire({ waitMs: 0, pid: me });
+    expect(lock.replaced).toMatchObject({ holder: dead, reason: 'not renewed' });
+    expect(holder().pid).toBe(me);
+    lock.release();
+  });
+
+  it('a holder whose lock was taken over finds out at its next renewal and check, and leaves the new lock alone', async () => {
+    let clock = Date.now();
+    const first = await acquire({ waitMs: 0, host: 'pod-a', now: () => clock });
+    clock += 61_000;
+    const second = await acquire({ waitMs: 0, host: 'pod-b', pid: 4343, now: () => clock });
+    expect(first.check).not.toThrow();
+    expect(first.renew()).toBe('lost');
+    expect(first.check).toThrow(
+      expect.objectContaining({
+        name: 'LedgerLockLost',
+        message: expect.stringContaining(
+          `lost the run lock ${lockPath}: another run took it over (pid 4343 on pod-b, started `,
+        ),
+      }),
+    );
+    const taken = readFileSync(lockPath, 'utf8');
+    first.release();
+    expect(readFileSync(lockPath, 'utf8')).toBe(taken);
+    second.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('check() confirms the lock itself when renewals stalled past half the stale period', async () => {
+    // Nothing renews (no thread): 30 ms later the lease is past half its 40 ms.
+    const kept = await acquire({ waitMs: 0, staleMs: 40 });
+    const before = holder().renewedAt;
+    await delay(30);
+    expect(kept.check).not.toThrow();
+    expect(holder().renewedAt).not.toBe(before);
+    kept.release();
+
+    const lost = await acquire({ waitMs: 0, staleMs: 40, host: 'pod-a' });
+    const taker = await acquire({ waitMs: 0, staleMs: 40, host: 'pod-b', now: () => Date.now() + 1000 });
+    await delay(30);
+    expect(lost.check).toThrow('another run took it over');
+    taker.release();
+  });
+
+  it('a renewal waits for the guard file another process holds, and clears one left by a dead process', async () => {
+    const lock = await acquire({ waitMs: 0 });
+    const content = readFileSync(lockPath, 'utf8');
+    writeFileSync(`${lockPath}.takeover`, '1\n');
+    expect(lock.renew()).toBe('busy');
+    expect(readFileSync(lockPath, 'utf8')).toBe(content);
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(`${lockPath}.takeover`, old, old);
+    expect(lock.renew()).toBe('renewed');
+    expect(readdirSync(dir)).toEqual(['ledger.db.lock']);
+    lock.release();
   });
 
   it.each([
@@ -147,19 +302,74 @@ describe('acquireLock', () => {
     ['pid 0', JSON.stringify({ pid: 0, startedAt: 'x', host: hostname() })],
   ])('waits on a young %s lock file, takes it over once old', async (_label, content) => {
     writeFileSync(lockPath, content);
-    await expect(acquireLock(ledgerPath, { waitMs: 0 })).rejects.toThrow('(lock file being written)');
+    await expect(acquire({ waitMs: 0 })).rejects.toThrow('(lock file being written)');
     const old = new Date(Date.now() - 60_000);
     utimesSync(lockPath, old, old);
-    const release = await acquireLock(ledgerPath, { waitMs: 0, pid: me });
+    const lock = await acquire({ waitMs: 0, pid: me });
     expect(holder().pid).toBe(me);
-    release();
+    expect(lock.replaced).toMatchObject({ holder: undefined, reason: 'unreadable' });
+    lock.release();
   });
 
   it('release leaves a lock that someone else took over', async () => {
-    const release = await acquireLock(ledgerPath, { waitMs: 0, pid: me });
+    const lock = await acquire({ waitMs: 0, pid: me });
     const theirs = JSON.stringify({ pid: other, startedAt: '2024-01-01T00:00:00.000Z', host: hostname() });
     writeFileSync(lockPath, theirs);
-    release();
+    lock.release();
     expect(readFileSync(lockPath, 'utf8')).toBe(theirs);
+  });
+});
+
+describe('the renewal thread', () => {
+  // The child runs the real lock code, transpiled to plain JS (Node 20 runs no .ts; the thread is a file).
+  let code: string;
+  beforeAll(() => {
+    code = mkdtempSync(join(tmpdir(), 'revimport-lock-code-'));
+    compileLedger(join(code, 'code'));
+  });
+  afterAll(() => {
+    rmSync(code, { recursive: true, force: true });
+  });
+
+  // The main thread spins until the test creates argv[3]: a long synchronous stretch (a big merge).
+  const busyHolder = `
+import { existsSync } from 'node:fs';
+import { acquireLock } from './code/ledger/lock.js';
+const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'pod-a', staleMs: 1000 });
+process.stdout.write('held\\n');
+while (!existsSync(process.argv[3])) {}
+lock.release();
+`;
+
+  it('keeps the lock renewed while the main thread is busy for longer than the stale period', async () => {
+    const script = join(code, 'busy-holder.mjs');
+    const done = join(code, 'done');
+    writeFileSync(script, busyHolder);
+    const child = spawn(process.execPath, [script, ledgerPath, done], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const refusals: string[] = [];
+    // 1.2, 1.8 and 2.5 s into the child's busy stretch: each past the 1 s stale period.
+    for (const pause of [1200, 600, 700]) {
+      await delay(pause);
+      const attempt = await acquire({ waitMs: 0, host: 'pod-b', staleMs: 1000 }).then(
+        (lock) => {
+          lock.release();
+          return 'taken over';
+        },
+        (error: Error) => error.message,
+      );
+      refusals.push(attempt);
+    }
+    writeFileSync(done, '');
+    expect(refusals).toEqual([
+      expect.stringContaining('on pod-a'),
+      expect.stringContaining('on pod-a'),
+      expect.stringContaining('on pod-a'),
+    ]);
+    expect(await exited).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

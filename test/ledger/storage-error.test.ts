@@ -30,6 +30,14 @@ describe('ledgerStorageError', () => {
     );
   });
 
+  it('a run lock another run took over (from a ledger worker: a plain Error by name) is a delivery error', () => {
+    const message = 'lost the run lock /l.db.lock: another run took it over (pid 7 on pod-b, started x)';
+    const lost = Object.assign(new Error(message), { name: 'LedgerLockLost' });
+    const error = ledgerStorageError(lost);
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect(error).toMatchObject({ message, hint: expect.stringContaining('run the same command again') });
+  });
+
   it.each([
     ['an SQL error (a bug)', sqlite('SQLITE_ERROR', 'no such column: x')],
     ['a constraint (a bug)', sqlite('SQLITE_CONSTRAINT_PRIMARYKEY', 'UNIQUE constraint failed')],

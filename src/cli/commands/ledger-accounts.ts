@@ -17,6 +17,7 @@ import { targetLabel, targetOf } from '../../ledger/target.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 import { type LedgerLocation, ledgerLocation } from './ledger-location.js';
+import { lockStaleMs } from './ledger-session.js';
 
 export async function ledgerAccountsCommand(
   options: Record<string, unknown>,
@@ -77,15 +78,15 @@ async function withStore<T>(
     }
   }
   if (!existsSync(location.state)) return undefined;
-  const release = await acquireLock(location.state, { waitMs: 0 });
+  const lock = await acquireLock(location.state, { waitMs: 0, staleMs: lockStaleMs(env) });
   try {
-    const store = openLedger(location.state);
+    const store = openLedger(location.state, { guard: () => lock.check() });
     try {
       return await use(store);
     } finally {
       store.close();
     }
   } finally {
-    release();
+    lock.release();
   }
 }

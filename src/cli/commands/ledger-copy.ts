@@ -5,12 +5,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { copyLedger } from '../../ledger/copy-ledger.js';
-import { acquireLock } from '../../ledger/lock.js';
+import { acquireLock, describeReplaced } from '../../ledger/lock.js';
 import { isPostgresUrl } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 import { ledgerLocation } from './ledger-location.js';
+import { lockStaleMs } from './ledger-session.js';
 
 export async function ledgerCopyCommand(
   options: Record<string, unknown>,
@@ -37,7 +38,8 @@ export async function ledgerCopyCommand(
       hint: 'Give --state the SQLite ledger file (or -c the config that names it).',
     });
   }
-  const release = await acquireLock(from.state, { waitMs: 0 });
+  const lock = await acquireLock(from.state, { waitMs: 0, staleMs: lockStaleMs(io.env) });
+  if (lock.replaced) io.stderr.write(`warning: ${describeReplaced(lock.replaced, from.state, Date.now())}\n`);
   try {
     const toPasswordFile =
       typeof options.passwordFile === 'string' ? path.resolve(io.cwd, options.passwordFile) : undefined;
@@ -57,6 +59,6 @@ export async function ledgerCopyCommand(
     }
     return ExitCode.ok;
   } finally {
-    release();
+    lock.release();
   }
 }

@@ -14,6 +14,7 @@ import { acquireLock } from '../../ledger/lock.js';
 import { isPostgresUrl, ledgerBesideConfig, userLedgerPath } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import type { CommandContext } from '../program.js';
+import { lockStaleMs } from './ledger-session.js';
 
 /** The ledger a run uses and where that choice came from. */
 export interface LedgerChoice {
@@ -65,8 +66,9 @@ export async function adoptUserLedger(
 ): Promise<void> {
   const from = ledgerToAdopt(choice, env);
   if (from === undefined) return;
-  const release = await acquireLock(from, {
+  const lock = await acquireLock(from, {
     waitMs: options.waitMs,
+    staleMs: lockStaleMs(env),
     sleep: (ms) => delay(ms, undefined, { signal: options.signal }),
   }).catch((error: unknown) => {
     // Ctrl-C or SIGTERM while waiting for a run on the user's ledger: a stop, as in ledger-session.ts.
@@ -84,7 +86,7 @@ export async function adoptUserLedger(
       );
     }
   } finally {
-    release();
+    lock.release();
   }
 }
 

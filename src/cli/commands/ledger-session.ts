@@ -1,13 +1,13 @@
 // One push or retry holding the ledger: take the run lock, open the ledger, record the run, release. The
-// SQLite file's lock is a lock file (ledger/lock.ts); a PostgreSQL ledger's is an advisory lock per target
-// (ledger/postgres/advisory-lock.ts), so runs on several hosts take turns on one target.
+// SQLite file's lock is a lock file renewed as a lease (ledger/lock.ts); a PostgreSQL ledger's is an advisory
+// lock per target (ledger/postgres/advisory-lock.ts), so runs on several hosts take turns on one target.
 
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Settings } from '../../config/settings.js';
 import { LockError, UsageError } from '../../errors.js';
 import { openLedger } from '../../ledger/ledger.js';
 import type { LedgerStore } from '../../ledger/ledger-store.js';
-import { acquireLock } from '../../ledger/lock.js';
+import { acquireLock, defaultStaleMs, describeReplaced } from '../../ledger/lock.js';
 import { acquireAdvisoryLock } from '../../ledger/postgres/advisory-lock.js';
 import { type ConnectionSource, isPostgresUrl } from '../../ledger/postgres/connection.js';
 import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
@@ -39,12 +39,14 @@ export async function withLedger(
   body: (ledger: LedgerHandle, facts: LedgerFacts) => Promise<Summary>,
   exitCode: (summary: Summary) => number = exitCodeFor,
   signal: AbortSignal = new AbortController().signal,
+  /** Notes for stderr (a stale lock taken over). */
+  notify: (message: string) => void = () => {},
 ): Promise<Summary> {
   const waitSeconds = wait === undefined ? 0 : Number(wait);
   if (!Number.isFinite(waitSeconds) || waitSeconds < 0) {
     throw new UsageError(`--wait must be a number of seconds, not "${wait}"`);
   }
-  const session = { settings, run, body, exitCode, signal, waitMs: waitSeconds * 1000 };
+  const session = { settings, run, body, exitCode, signal, notify, waitMs: waitSeconds * 1000 };
   return isPostgresUrl(settings.statePath) ? withPostgresLedger(session) : withSqliteLedger(session);
 }
 
@@ -54,7 +56,24 @@ interface Session {
   readonly body: (ledger: LedgerHandle, facts: LedgerFacts) => Promise<Summary>;
   readonly exitCode: (summary: Summary) => number;
   readonly signal: AbortSignal;
+  readonly notify: (message: string) => void;
   readonly waitMs: number;
+}
+
+/**
+ * REVIMPORT_LOCK_STALE_SECONDS: how long an SQLite ledger's lock may go unrenewed before another run takes it
+ * over (default 60). Every host sharing the ledger should agree; a holder's own longer period wins anyway.
+ */
+export function lockStaleMs(env: Record<string, string | undefined>): number {
+  const raw = env.REVIMPORT_LOCK_STALE_SECONDS;
+  if (raw === undefined || raw === '') return defaultStaleMs;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 1) {
+    throw new UsageError(
+      `REVIMPORT_LOCK_STALE_SECONDS must be a number of seconds, at least 1, not "${raw}"`,
+    );
+  }
+  return seconds * 1000;
 }
 
 /** The lock wait ended by Ctrl-C or SIGTERM, or refused: noted in history, then thrown. */
@@ -79,9 +98,10 @@ function refused(
 async function withSqliteLedger(session: Session): Promise<Summary> {
   const { settings, run, signal } = session;
   // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
-  const release = await acquireLock(settings.statePath, {
+  const lock = await acquireLock(settings.statePath, {
     waitMs: session.waitMs,
     sleep: (ms) => delay(ms, undefined, { signal }),
+    staleMs: lockStaleMs(process.env),
   }).catch(
     refused(session, Date.now(), async (code, durationMs) => {
       // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
@@ -93,9 +113,12 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       }
     }),
   );
+  if (lock.replaced) session.notify(describeReplaced(lock.replaced, settings.statePath, Date.now()));
   let failed = false;
   try {
-    const ledger = openLedger(settings.statePath);
+    // Every write checks the lock first: a run presumed dead (suspended past the stale period) whose lock was
+    // taken over stops there, on this thread and on the writer's.
+    const ledger = openLedger(settings.statePath, { guard: lock.check });
     try {
       // The run's ledger writes on a worker thread (issue 14), lookups on this one: the split that measured
       // best (bench/README.md). REVIMPORT_LEDGER_WORKER, for measurements: 0 keeps every write on this
@@ -104,7 +127,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       return await holding(session, ledger, (opened) =>
         split === '0'
           ? undefined
-          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main' }),
+          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main', lease: lock.lease }),
       );
     } catch (error) {
       failed = true;
@@ -114,7 +137,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       closeAfter(() => ledger.close(), failed);
     }
   } finally {
-    release();
+    lock.release();
   }
 }
 

@@ -431,6 +431,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       },
       exitCodeOf,
       context.signal,
+      (message) => progress.warn(message),
     );
   };
 

@@ -1,0 +1,170 @@
+// The run lock's lease: its holder rewrites `renewedAt` in the lock file every staleAfterMs / 12 from a thread
+// of its own (lease-worker.ts), so a lock whose holder died, froze or was suspended goes stale on any host and
+// is taken over (lock.ts). The holder finds out at its next renewal, or at the guard before its next ledger
+// write, and stops there: the way the PostgreSQL advisory lock's `check()` stops a run that lost it.
+
+import { Worker } from 'node:worker_threads';
+import { readRaw, replaceWhole, underGuard, underGuardWaiting } from './lock-files.js';
+
+/** What a lock file holds. */
+export interface LockHolder {
+  readonly pid: number;
+  /** ISO 8601, for the person reading the file or the error. */
+  readonly startedAt: string;
+  readonly host: string;
+  /** ISO 8601: the lease's last renewal. Absent from locks written by revimport 0.1 (no lease). */
+  readonly renewedAt?: string;
+  /** The holder's stale period: others may take the lock over once it is not renewed for this long. */
+  readonly staleAfterMs?: number;
+  /** Random per acquisition: tells this holder's lock from anyone else's, whatever its pid and host. */
+  readonly token?: string;
+}
+
+/** The holder's own lock: every field but the renewal time, which each renewal sets. */
+export type OwnLock = Required<Omit<LockHolder, 'renewedAt'>>;
+
+/** A held lock's lease, shareable with another thread (workerData): the SharedArrayBuffer is shared, not copied. */
+export interface Lease {
+  readonly lockPath: string;
+  readonly holder: OwnLock;
+  /** Int32 [stop, lost, thread failed], then at byte 16 the last renewal (process.hrtime, ns; monotonic). */
+  readonly shared: SharedArrayBuffer;
+}
+
+/** What a renewal found: renewed; the lock is someone else's now (or gone); the guard file was taken. */
+export type Renewal = 'renewed' | 'lost' | 'busy';
+
+const stop = 0;
+const lost = 1;
+const threadFailed = 2;
+
+export function createLease(lockPath: string, holder: OwnLock): Lease {
+  const lease = { lockPath, holder, shared: new SharedArrayBuffer(24) };
+  Atomics.store(lastRenewal(lease), 0, process.hrtime.bigint());
+  return lease;
+}
+
+export function lockContent(holder: OwnLock, renewedAtMs: number): string {
+  const { pid, startedAt, host, staleAfterMs, token } = holder;
+  const renewedAt = new Date(renewedAtMs).toISOString();
+  return `${JSON.stringify({ pid, startedAt, host, renewedAt, staleAfterMs, token })}\n`;
+}
+
+/** The lock file's holder, or undefined for an empty, truncated or foreign file. */
+export function parseHolder(raw: string): LockHolder | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { pid, startedAt, host, renewedAt, staleAfterMs, token } = value as Record<string, unknown>;
+  // pid 0 or negative would make process.kill signal a whole process group.
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+  if (typeof startedAt !== 'string' || typeof host !== 'string') return undefined;
+  return {
+    pid,
+    startedAt,
+    host,
+    ...(typeof renewedAt === 'string' ? { renewedAt } : {}),
+    ...(typeof staleAfterMs === 'number' && staleAfterMs > 0 ? { staleAfterMs } : {}),
+    ...(typeof token === 'string' ? { token } : {}),
+  };
+}
+
+/**
+ * Rewrites the lock with a new `renewedAt`, under the takeover guard, if it is still this lease's. `wait`: try
+ * for a while when the guard is taken (a check before a ledger write) rather than report 'busy'.
+ */
+export function renewLease(lease: Lease, options: { now?: () => number; wait?: boolean } = {}): Renewal {
+  const { now = Date.now, wait = false } = options;
+  if (Atomics.load(flags(lease), lost) !== 0) return 'lost';
+  const renew = (): Renewal => {
+    if (parseHolder(readRaw(lease.lockPath) ?? '')?.token !== lease.holder.token) return 'lost';
+    replaceWhole(lease.lockPath, lockContent(lease.holder, now()));
+    return 'renewed';
+  };
+  const outcome = wait
+    ? underGuardWaiting(lease.lockPath, now, renew)
+    : underGuard(lease.lockPath, now, renew);
+  if (!outcome) return 'busy';
+  if (outcome.value === 'lost') Atomics.store(flags(lease), lost, 1);
+  else Atomics.store(lastRenewal(lease), 0, process.hrtime.bigint());
+  return outcome.value;
+}
+
+/**
+ * The check before each ledger write, on any thread: throws once the lock is lost. Renewals more than half the
+ * stale period old mean the process was stopped (Ctrl-Z, a frozen VM) or its disk hung, and another run may
+ * have taken the lock meanwhile: the lock is renewed here first, and the write waits for that answer.
+ */
+export function leaseGuard(lease: Lease): () => void {
+  return () => {
+    if (Atomics.load(flags(lease), lost) === 0 && sinceRenewalMs(lease) > lease.holder.staleAfterMs / 2) {
+      let renewal: Renewal;
+      try {
+        renewal = renewLease(lease, { wait: true });
+      } catch (error) {
+        throw lockLostError(lease, `it could not be renewed (${(error as Error).message})`);
+      }
+      if (renewal === 'busy')
+        throw lockLostError(lease, `its guard file ${lease.lockPath}.takeover stayed taken`);
+    }
+    if (Atomics.load(flags(lease), lost) !== 0) throw lockLostError(lease, takenBy(lease));
+    if (Atomics.load(flags(lease), threadFailed) !== 0) {
+      throw lockLostError(lease, 'the thread renewing it failed');
+    }
+  };
+}
+
+/** Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive. */
+export function startRenewal(lease: Lease, everyMs: number): void {
+  const worker = new Worker(new URL('./lease-worker.js', import.meta.url), {
+    workerData: { lease, everyMs },
+  });
+  worker.unref();
+  // Without renewals the lock would lapse during the next quiet stretch: the next ledger write stops the run.
+  worker.on('error', () => Atomics.store(flags(lease), threadFailed, 1));
+}
+
+/** Ends the renewals (the thread's wait wakes at once). */
+export function stopRenewal(lease: Lease): void {
+  Atomics.store(flags(lease), stop, 1);
+  Atomics.notify(flags(lease), stop);
+}
+
+/** The renewal thread's sleep: true once `stopRenewal` was called. */
+export function waitForStop(lease: Lease, ms: number): boolean {
+  return Atomics.wait(flags(lease), stop, 0, ms) !== 'timed-out';
+}
+
+/** A run-ending error: another run may hold the ledger now (storage-error.ts makes it exit 4). */
+export function lockLostError(lease: Lease, why: string): Error {
+  const seconds = Math.round(sinceRenewalMs(lease) / 1000);
+  const stale = Math.round(lease.holder.staleAfterMs / 1000);
+  return Object.assign(
+    new Error(
+      `lost the run lock ${lease.lockPath}: ${why}; this run last renewed it ${seconds} s ago (a lock not renewed for ${stale} s is presumed dead)`,
+    ),
+    { name: 'LedgerLockLost' },
+  );
+}
+
+function takenBy(lease: Lease): string {
+  const now = parseHolder(readRaw(lease.lockPath) ?? '');
+  if (!now) return 'its lock file is gone (another run took it over and ended, or it was deleted)';
+  return `another run took it over (pid ${now.pid} on ${now.host}, started ${now.startedAt})`;
+}
+
+function sinceRenewalMs(lease: Lease): number {
+  return Number(process.hrtime.bigint() - Atomics.load(lastRenewal(lease), 0)) / 1e6;
+}
+
+function flags(lease: Lease): Int32Array {
+  return new Int32Array(lease.shared, 0, 3);
+}
+
+function lastRenewal(lease: Lease): BigInt64Array {
+  return new BigInt64Array(lease.shared, 16, 1);
+}

@@ -1,0 +1,234 @@
+// The SQLite ledger's lock across hosts (issue 19): with the ledger on a volume, every container has a new
+// host name. A lock left by a dead run on another host is taken over, with a note; one its live holder keeps
+// renewing is refused (exit 5) until the holder stops renewing (SIGSTOP); a run whose lock was taken over while
+// it was suspended stops before its next ledger write (exit 4), and each record reaches the receiver once.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
+import {
+  acceptedIds,
+  exportCsv,
+  pushEnv,
+  range,
+  rowCells,
+  writeConfig,
+  writeExport,
+} from '../helpers/exports.js';
+import { keep, retain } from '../helpers/native.js';
+import { startCli } from '../helpers/spawn.js';
+
+const key = 'e2e-lock-key-19aa';
+
+let receiver: Receiver;
+let work: string;
+let state: string;
+let lockFile: string;
+let config: string;
+let holders: ChildProcess[] = [];
+
+beforeEach(async () => {
+  work = tempDir();
+  state = path.join(work, 'ledger.db');
+  lockFile = `${state}.lock`;
+  config = writeConfig(work);
+  // Stores every element it gets, a repeated Idempotency-Key included: a duplicate shows.
+  receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false });
+});
+afterEach(async () => {
+  for (const holder of holders) {
+    holder.kill('SIGCONT');
+    holder.kill('SIGKILL');
+  }
+  holders = [];
+  await receiver.close();
+});
+
+/** A 2 s stale period, so that a holder that stops renewing is taken over within the test. */
+const env = () => ({ ...pushEnv(receiver.url, key, state), REVIMPORT_LOCK_STALE_SECONDS: '2' });
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(10);
+  }
+}
+
+/**
+ * A live run on "another-host": the real lock code (dist/), renewing from its thread with a 2 s stale
+ * period, checking the lock every 20 ms as a run does before each ledger write; exits 7 when it lost it.
+ */
+async function startHolder(): Promise<{
+  child: ChildProcess;
+  exit: Promise<{ code: number | null; stdout: string }>;
+}> {
+  const lockModule = pathToFileURL(path.join(root, 'dist/ledger/lock.js')).href;
+  const script = path.join(work, 'holder.mjs');
+  writeFileSync(
+    script,
+    `import { acquireLock } from ${JSON.stringify(lockModule)};
+const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'another-host', staleMs: 2000 });
+process.stdout.write('held\\n');
+setInterval(() => {
+  try {
+    lock.check();
+  } catch (error) {
+    process.stdout.write(error.message + '\\n');
+    process.exit(7);
+  }
+}, 20);
+`,
+  );
+  const child = spawn(process.execPath, [script, state], { stdio: ['pipe', 'pipe', 'inherit'] });
+  holders.push(child);
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  const exit = new Promise<{ code: number | null; stdout: string }>((resolve) =>
+    child.once('close', (code) => resolve({ code, stdout })),
+  );
+  await until(() => stdout.includes('held'), 'the holder to take the lock');
+  return { child, exit };
+}
+
+describe('the SQLite ledger lock across hosts', () => {
+  const tenMinutesAgo = new Date(Date.now() - 600_000);
+  it.each([
+    ['written by revimport 0.1 (no lease: its file time counts)', {}],
+    ['with a lease', { renewedAt: tenMinutesAgo.toISOString(), staleAfterMs: 60_000, token: 'gone' }],
+  ])('a lock left by a dead run on another host, %s, is taken over with a note', async (_label, lease) => {
+    const startedAt = new Date(Date.now() - 700_000).toISOString();
+    writeFileSync(lockFile, JSON.stringify({ pid: 4242, startedAt, host: 'another-host', ...lease }));
+    utimesSync(lockFile, tenMinutesAgo, tenMinutesAgo);
+    const file = writeExport(work, 'a.csv', { to: 30 });
+    // The default stale period (60 s): the lock was last renewed 10 minutes ago.
+    const result = await runCli(['push', file, '-c', config, '--json'], {
+      cwd: work,
+      env: pushEnv(receiver.url, key, state),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        escaped(
+          `warning: took over the lock of ${state} (pid 4242 on another-host, started ${startedAt}, last renewed `,
+        ) + String.raw`\S+ \((599|60\d) s ago\)\): it was not renewed`,
+      ),
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ sent: 30, failed: 0 });
+    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 30));
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  it('a lock its live holder on another host keeps renewing is refused (exit 5), naming its last renewal', async () => {
+    const holder = await startHolder();
+    // Past the stale period since it took the lock: only its renewals keep it.
+    await delay(2500);
+    const result = await runCli(['push', writeExport(work, 'a.csv', { to: 30 }), '-c', config], {
+      cwd: work,
+      env: env(),
+    });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        escaped(`another run is active on ${state} (pid ${holder.child.pid} on another-host, started `) +
+          String.raw`\S+, last renewed \S+ \((0|1) s ago\)\)`,
+      ),
+    );
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('a holder that stops renewing (SIGSTOP) is taken over after the stale period, and finds out when resumed', async () => {
+    let answer!: () => void;
+    receiver.script({ until: new Promise<void>((resolve) => (answer = resolve)) });
+    const holder = await startHolder();
+    const file = writeExport(work, 'a.csv', { to: 30 });
+    const pushing = startCli(['push', file, '-c', config, '--json', '--wait', '20'], {
+      cwd: work,
+      env: env(),
+    });
+    // Several polls later the push still waits: the holder renews.
+    await delay(2500);
+    expect(receiver.requests).toHaveLength(0);
+    holder.child.kill('SIGSTOP');
+    await until(() => receiver.held > 0, 'the push to take the lock over and send');
+    expect(pushing.stderr).toContain(
+      `warning: took over the lock of ${state} (pid ${holder.child.pid} on another-host, started `,
+    );
+    // Resumed while the push holds the lock: the holder's next check stops it, naming the push.
+    holder.child.kill('SIGCONT');
+    const lost = await holder.exit;
+    expect(lost.code).toBe(7);
+    expect(lost.stdout).toContain(
+      `lost the run lock ${lockFile}: another run took it over (pid ${pushing.child.pid} on ${hostname()}, started `,
+    );
+    answer();
+    const result = await pushing.done;
+    expect(result.code).toBe(0);
+    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 30));
+  });
+
+  it('a push suspended past the stale period loses its lock to the next run, and stops before its next ledger write (exit 4)', async () => {
+    // The first push reads stdin: it starts once it has 64 KiB (the encoding sample) and looks rows up 512 at a
+    // time, so 2048 rows (~90 KB) go out in 4 batches; then it waits for more rows.
+    const first = startCli(['push', '-', '-c', config, '--batch-size', '512', '--json'], {
+      cwd: work,
+      env: env(),
+      openStdin: true,
+    });
+    first.child.stdin.write(exportCsv({ to: 2048 }));
+    await until(() => deliveredBatches() === 4, 'the first push to record 4 batches delivered');
+    first.child.kill('SIGSTOP');
+
+    const second = await runCli(
+      ['push', writeExport(work, 'b.csv', { from: 2049, to: 2100 }), '-c', config, '--json', '--wait', '20'],
+      { cwd: work, env: env() },
+    );
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(
+      `warning: took over the lock of ${state} (pid ${first.child.pid} on ${hostname()}, started `,
+    );
+    expect(JSON.parse(second.stdout)).toMatchObject({ sent: 52, retried: 0 });
+
+    // Resumed, the first push reads ids 2101-2110: their batch would be its next ledger write.
+    first.child.kill('SIGCONT');
+    first.child.stdin.end(
+      `${range(2101, 2110)
+        .map((id) => rowCells(id).join(','))
+        .join('\n')}\n`,
+    );
+    const result = await first.done;
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(`revimport: lost the run lock ${lockFile}: `);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      exitCode: 4,
+      error: { kind: 'delivery' },
+      sent: 2048,
+      pending: 10,
+    });
+    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 2100));
+  });
+});
+
+/** Journal rows recorded delivered, read as any reader would (WAL: no lock taken). */
+function deliveredBatches(): number {
+  if (!existsSync(state)) return 0;
+  const db = retain(new Database(state, { readonly: true, fileMustExist: true }));
+  try {
+    const row = keep(db).prepare("SELECT count(*) AS n FROM batches WHERE state = 'delivered'").get();
+    return (row as { n: number }).n;
+  } catch {
+    return 0; // not migrated yet
+  } finally {
+    db.close();
+  }
+}
