@@ -83,6 +83,11 @@ export async function runPipeline(
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
+  /**
+   * Valid records not handed on yet (to the look-up, then the deliverer, or counted already sent or
+   * changed). Those a stop leaves here are counted `notSent`: the ledger does not hold them either.
+   */
+  let waiting = 0;
   // A ledger on other threads answers lookups later: up to LOOKUPS_AHEAD chunks are looked up while the
   // next rows are read, and handled in order. A synchronous ledger's chunk is handled at once.
   let lookedUp: Promise<void> = Promise.resolve();
@@ -110,6 +115,8 @@ export async function runPipeline(
   const handleLookedUp = async (items: Item[], known: Map<string, LedgerEntry>) => {
     if (!deliverer) return;
     for (const item of items) {
+      // Handed on now: the deliverer reports every record pushed, also one it refuses after a stop.
+      waiting--;
       const entry = known.get(item.key);
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
@@ -282,6 +289,7 @@ export async function runPipeline(
             line: row.line,
             idColumn: result.idColumn,
           });
+          waiting++;
           if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
         }
       }
@@ -372,6 +380,8 @@ export async function runPipeline(
   return finalize();
 
   function finalize(): Summary {
+    summary.notSent += waiting;
+    waiting = 0;
     summary.totals = options.check ? validTotals.toJSON() : deliveredTotals.toJSON();
     summary.changedDifference = changedDifference.toJSON();
     summary.errors = errors.groups();

@@ -47,8 +47,18 @@ export interface Summary {
   retried: number;
   /** Records not delivered after retries or the retry budget: kept in the ledger for the next run. */
   failed: number;
-  /** Records still pending when the run was stopped (SIGINT/SIGTERM). */
+  /** Records not delivered when the run stopped (SIGINT/SIGTERM, an error): held pending in the ledger. */
   pending: number;
+  /**
+   * Valid records the run stopped before sending that the ledger does not hold (it failed, or the run
+   * ended before they were handed on): neither sent nor pending; the next push of the same files sends them.
+   */
+  notSent: number;
+  /**
+   * Of `sent` and `rejected`: records whose answer the ledger could not record (it failed mid-run). It
+   * still holds them pending, so the next run sends them again, under the same Idempotency-Key.
+   */
+  unrecorded: number;
   batches: number;
   requests: number;
   durationMs: number;
@@ -145,6 +155,8 @@ export function emptySummary(check: boolean): Summary {
     retried: 0,
     failed: 0,
     pending: 0,
+    notSent: 0,
+    unrecorded: 0,
     batches: 0,
     requests: 0,
     durationMs: 0,

@@ -122,6 +122,8 @@ export const summaryKeys = [
   'retried',
   'failed',
   'pending',
+  'notSent',
+  'unrecorded',
   'batches',
   'requests',
   'durationMs',

@@ -224,6 +224,8 @@ const countKeys = [
   'retried',
   'failed',
   'pending',
+  'notSent',
+  'unrecorded',
 ] as const;
 
 function countsOf(summary: Summary): Record<string, number> {
