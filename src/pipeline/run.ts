@@ -23,7 +23,11 @@ import { Resent, resendOutstanding } from './resend.js';
 export interface RunOptions {
   files: string[];
   check: boolean;
-  resend: boolean;
+  /**
+   * Records already delivered to the target are sent again: `all` of them (`--resend`), or those whose
+   * content changed since (`--resend changed`: the ones otherwise counted `changed`); false: none.
+   */
+  resend: false | 'all' | 'changed';
 }
 
 export interface RunDeps {
@@ -78,7 +82,7 @@ export async function runPipeline(
         deliveredTotals,
         reject,
         (items) => resent.settle(items),
-        options.resend,
+        options.resend !== false,
       );
   const ledger = deps.ledger;
 
@@ -120,10 +124,14 @@ export async function runPipeline(
       const entry = known.get(item.key);
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
-      if (entry?.state === 'delivered' && !options.resend) {
-        if (entry.contentHash === item.contentHash) summary.alreadySent++;
-        else await changedSinceDelivered(item, entry);
-        continue;
+      if (entry?.state === 'delivered') {
+        const same = entry.contentHash === item.contentHash;
+        const again = options.resend === 'all' || (options.resend === 'changed' && !same);
+        if (!again) {
+          if (same) summary.alreadySent++;
+          else await changedSinceDelivered(item, entry);
+          continue;
+        }
       }
       await deliverer.push(item);
     }
@@ -185,8 +193,8 @@ export async function runPipeline(
       : '';
     const advice =
       onlyValue && settings.refunds !== 'adjust'
-        ? 'use --refunds adjust to send the difference once, or --resend to send the order again'
-        : 'use --resend to send it again';
+        ? 'use --refunds adjust to send the difference once, or --resend changed to send the order again'
+        : 'use --resend changed to send it again';
     reject({
       file: item.file,
       line: item.line,
