@@ -24,7 +24,10 @@ export interface Summary {
   invalid: number;
   /** Records the server accepted (2xx) in this run, resent ones included. */
   sent: number;
-  /** Records the server refused (4xx) in this run. */
+  /**
+   * Records the server refused (4xx) in this run, and rows it refused in an earlier run with the same
+   * content: those are not sent again (issue 19).
+   */
   rejected: number;
   /** Rows left out on purpose, not errors: a skip or keep rule, refunded in full, nothing captured, the transform's null. */
   skipped: number;
@@ -47,7 +50,10 @@ export interface Summary {
   retried: number;
   /** Records not delivered after retries or the retry budget: kept in the ledger for the next run. */
   failed: number;
-  /** Records not delivered when the run stopped (SIGINT/SIGTERM, an error): held pending in the ledger. */
+  /**
+   * Records not delivered, held in the ledger for the next run: left when the run stopped (SIGINT/SIGTERM,
+   * an error), or a row whose record this run resent and which failed again (not sent twice in one run).
+   */
   pending: number;
   /**
    * Valid records the run stopped before sending that the ledger does not hold (it failed, or the run
