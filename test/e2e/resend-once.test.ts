@@ -136,6 +136,19 @@ describe('refused and unanswered records are resent once', () => {
     expect(third.code).toBe(0);
     expect(third.summary).toMatchObject({ retried: 2, sent: 2, alreadySent: 4 });
     expect(acceptedIds(r.accepted)).toEqual([1, 2, 3, 4]);
+
+    // The history keeps each run's counts as its summary said them (newest first).
+    const history = await runCli(['history', '--json', '--state', state], { cwd: work });
+    const counted = (summary: Record<string, number>) =>
+      Object.fromEntries(
+        ['sent', 'rejected', 'failed', 'pending', 'notSent', 'alreadySent', 'retried'].map((k) => [
+          k,
+          summary[k],
+        ]),
+      );
+    expect(
+      JSON.parse(history.stdout).map((run: { counts: Record<string, number> }) => counted(run.counts)),
+    ).toEqual([third, second, first].map((run) => counted(run.summary)));
   });
 
   it('left pending (an answer that proves nothing stops the run): the next run resends each once', async () => {
