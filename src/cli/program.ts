@@ -51,6 +51,23 @@ function addDeliveryOptions(command: Command): Command {
     .option('-v, --verbose', "print the config file and ledger used, and each request's status and time");
 }
 
+/** What `--resend` may be followed by. */
+const resendWords = ['all', 'changed'];
+
+/**
+ * `--resend` takes an optional word, and commander takes whatever argument follows as it (`push --resend
+ * orders.csv` would lose the file to it): a `--resend` not followed by `all` or `changed` is read as
+ * `--resend=all` before commander sees it.
+ */
+export function resendWithWord(args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  return args.map((arg, i) =>
+    arg === '--resend' && (end === -1 || i < end) && !resendWords.includes(args[i + 1] ?? '')
+      ? '--resend=all'
+      : arg,
+  );
+}
+
 export function createProgram(context: CommandContext): Command {
   const program = new Command('revimport')
     .description('Import conversion exports (CSV, JSON lines) into a CRM through POST {baseUrl}/api/revenues')
@@ -72,7 +89,7 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
       writeErr: (text) => context.io.stderr.write(text),
     });
 
-  addDeliveryOptions(
+  const push = addDeliveryOptions(
     program
       .command('push')
       .description('validate, map and deliver the rows of one or more exports (- for stdin)')
@@ -100,7 +117,12 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
       ).choices(['net', 'gross', 'adjust']),
     )
     .option('--rejects-skipped', 'also write skipped rows (unpaid, refunded in full...) to the rejects file')
-    .option('--resend', 'send records already delivered to this target again')
+    .addOption(
+      new Option(
+        '--resend [which]',
+        "send records already delivered to this target again: all (the default), or changed: only those counted 'changed since delivered'",
+      ).choices(resendWords),
+    )
     .option('--delimiter <char>', 'CSV delimiter: , ; tab | (default: detected)')
     .addOption(
       new Option('--format <format>', 'input format (default: from the extension)').choices(['csv', 'jsonl']),
@@ -110,6 +132,8 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
       const { pushCommand } = await import('./commands/push.js');
       context.setExitCode(await pushCommand(files, options, context));
     });
+  const parseOptions = push.parseOptions.bind(push);
+  push.parseOptions = (args) => parseOptions(resendWithWord(args));
 
   addDeliveryOptions(
     program

@@ -53,12 +53,24 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
           ? ` (value change since delivered: ${formatTotals(summary.changedDifference)})`
           : '') +
         (summary.retried ? `, resent from earlier runs ${summary.retried}` : '') +
-        (summary.pending ? `, left pending ${summary.pending}` : ''),
+        (summary.pending ? `, left pending ${summary.pending}` : '') +
+        (summary.notSent ? `, not sent ${summary.notSent}` : ''),
     );
     lines.push(
       `${counted(summary.requests, 'request')} in ${counted(summary.batches, 'batch', 'batches')}, ${seconds} s`,
     );
     lines.push(`delivered totals: ${formatTotals(summary.totals)}`);
+    // Issue 19: what the ledger could not keep is said, so the counts add up to what it holds.
+    if (summary.notSent)
+      lines.push(
+        `not sent: ${counted(summary.notSent, 'record')} the run stopped before, not in the ledger: ` +
+          'the next push of the same files sends them',
+      );
+    if (summary.unrecorded)
+      lines.push(
+        `not recorded: ${counted(summary.unrecorded, 'record')} answered by the server, the ledger could not ` +
+          'record the answer (it holds them pending): the next run sends them again, same Idempotency-Key',
+      );
   }
   if (summary.aborted) lines.push(`not sent: ${summary.aborted}`);
   for (const group of summary.errors) {

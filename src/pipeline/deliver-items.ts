@@ -12,6 +12,7 @@ import { createDeliverer, type Deliverer } from '../transport/deliver.js';
 import { chooseProxy } from '../transport/proxy.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item, JournalRef } from './item.js';
+import { type Answer, LedgerWrites } from './ledger-writes.js';
 import type { RunDeps } from './run.js';
 
 export function makeDeliverer(
@@ -24,31 +25,9 @@ export function makeDeliverer(
   settled: (items: Item[]) => void,
   resend: boolean,
 ): Deliverer<Item> & { written(): Promise<void> } {
+  type Ledger = NonNullable<RunDeps['ledger']>;
   const ledger = deps.ledger;
-  // Writes not answered yet, and the first that failed.
-  const inFlight = new Set<Promise<unknown>>();
-  let failure: Error | undefined;
-  const track = (result: unknown): Promise<void> | undefined => {
-    if (!(result instanceof Promise)) return undefined;
-    const done = result.then(
-      () => undefined,
-      (error: unknown) => {
-        failure ??= error instanceof Error ? error : new Error(String(error));
-        throw failure;
-      },
-    );
-    inFlight.add(done);
-    done.then(
-      () => inFlight.delete(done),
-      () => inFlight.delete(done),
-    );
-    return done;
-  };
-  const halt = () => {
-    if (failure) throw failure;
-  };
-  // Items whose batch was written pending (with its Idempotency-Key) before a request went out.
-  const written = new WeakSet<Item>();
+  const writes = new LedgerWrites();
   /** The journal row holding exactly these items as one body under `idempotencyKey`, if one does. */
   const wholeRow = (items: Item[], idempotencyKey?: string): JournalRef | undefined => {
     const batch = items[0]?.batch;
@@ -62,7 +41,7 @@ export function makeDeliverer(
       const batch = item.batch;
       if (batch && !batch.moved) {
         batch.moved = true;
-        track(ledger?.ledger.unjournal(batch.id));
+        if (ledger) writes.attempt(() => ledger.ledger.unjournal(batch.id));
       }
       if (batch) {
         item.batch = undefined;
@@ -70,62 +49,79 @@ export function makeDeliverer(
       }
     }
   };
-  const journal = (items: Item[], idempotencyKey: string, json: string[]): Promise<void> | undefined => {
-    if (!ledger) return;
-    const id = ledger.ledger.journalBatch(
-      ledger.targetId,
-      ledger.runId,
-      idempotencyKey,
-      items.map((i) => ({
-        key: i.key,
-        contentHash: i.contentHash,
-        currency: i.record.conversionCurrency,
-        value: i.record.conversionValue,
-      })),
-      `[${json.join(',')}]`,
-    );
+  const journal = (items: Item[], idempotencyKey: string, json: string[]): Answer => {
+    if (!ledger) return writes.hold(items, () => undefined);
     // The id is known once the row is written; nothing reads it before (the request waits for the write).
     const batch: JournalRef = { id: -1, idempotencyKey, size: items.length };
-    for (const item of items) {
-      item.batch = batch;
-      written.add(item);
-    }
-    if (!(id instanceof Promise)) {
-      batch.id = id;
-      return;
-    }
-    return track(
-      id.then((value) => {
+    const answer = writes.hold(items, () => {
+      const id = ledger.ledger.journalBatch(
+        ledger.targetId,
+        ledger.runId,
+        idempotencyKey,
+        items.map((i) => ({
+          key: i.key,
+          contentHash: i.contentHash,
+          currency: i.record.conversionCurrency,
+          value: i.record.conversionValue,
+        })),
+        `[${json.join(',')}]`,
+      );
+      if (!(id instanceof Promise)) {
+        batch.id = id;
+        return;
+      }
+      return id.then((value) => {
         batch.id = value;
-      }),
-    );
+      });
+    });
+    for (const item of items) item.batch = batch;
+    return answer;
   };
   // `json`: the records as the deliverer already serialized them for the body (the payload kept for a resend).
-  const writePending = (items: Item[], idempotencyKey: string, json?: string[]) => {
-    const result = ledger?.ledger.markPending(
-      ledger.targetId,
-      ledger.runId,
-      items.map((i, n) => ({
-        key: i.key,
-        contentHash: i.contentHash,
-        payload: json?.[n] ?? JSON.stringify(i.record),
-        idempotencyKey,
-      })),
-      // Only --resend may turn a delivered record back into pending: the ledger's guard stays on otherwise.
-      { resend },
+  const writePending = (items: Item[], idempotencyKey: string, json?: string[]): Answer =>
+    writes.hold(items, () =>
+      ledger?.ledger.markPending(
+        ledger.targetId,
+        ledger.runId,
+        items.map((i, n) => ({
+          key: i.key,
+          contentHash: i.contentHash,
+          payload: json?.[n] ?? JSON.stringify(i.record),
+          idempotencyKey,
+        })),
+        // Only --resend may turn a delivered record back into pending: the ledger's guard stays on otherwise.
+        { resend },
+      ),
     );
-    for (const item of items) written.add(item);
-    return track(result);
-  };
   // Items that never reached beforeSend (stopped, or the retry budget was spent first) are written now,
   // so that the next run or `revimport retry` finds them. Sent ones keep the key they went out with.
   const writeUnsent = (items: Item[]) => {
     // A journal row resent from an earlier run is written already, with its key; so is a key the ledger
     // tracks record by record (pending or failed): its first body may have reached the server, and
     // rewriting it under no key would make the next resend a new body (test/e2e/resend-abandoned).
-    const unsent = items.filter((i) => !written.has(i) && !i.perRecord && !(i.batch && !i.batch.moved));
+    const unsent = items.filter((i) => !writes.wrote(i) && !i.perRecord && !(i.batch && !i.batch.moved));
     if (unsent.length > 0) writePending(unsent, '');
   };
+  /**
+   * Records the server answered for, whose answer the ledger could not record: it still holds them
+   * outstanding (pending), so the next run sends them again (summary.unrecorded).
+   */
+  const unrecordedIf = (answer: Answer, items: Item[]) =>
+    writes.when(answer, (ok) => {
+      if (!ok) summary.unrecorded += items.length;
+    });
+  /** Not delivered before the stop: pending if the ledger holds them, else not sent (and not pending). */
+  const countUnsent = (items: Item[]) => {
+    for (const item of items) {
+      writes.when(writes.holds(item), (held) => {
+        if (held) summary.pending++;
+        else summary.notSent++;
+      });
+    }
+  };
+  /** The request waits for its batch to be durable; a failed write (this one or another) stops the run. */
+  const thenHalt = (answer: Answer) =>
+    answer instanceof Promise ? answer.then(() => writes.halt()) : writes.halt();
   const serverRejection = (
     item: Item,
     stage: 'rejected' | 'failed',
@@ -159,58 +155,28 @@ export function makeDeliverer(
     now: deps.now,
     hooks: {
       beforeSend(items, idempotencyKey, json) {
-        halt();
+        writes.halt();
         // A journal row of an earlier run resent as the same body: durable already.
-        if (wholeRow(items, idempotencyKey)) {
-          for (const item of items) written.add(item);
-          return;
-        }
-        if (items.every((i) => !i.batch && !i.perRecord)) return journal(items, idempotencyKey, json);
+        if (wholeRow(items, idempotencyKey)) return writes.held(items);
+        if (items.every((i) => !i.batch && !i.perRecord))
+          return thenHalt(journal(items, idempotencyKey, json));
         unjournal(items);
-        return writePending(items, idempotencyKey, json);
+        return thenHalt(writePending(items, idempotencyKey, json));
       },
+      // An answer is counted first and then recorded: after the ledger failed, what the server stored is
+      // still `sent` (the summary fell below the receiver's count, test/e2e/ledger-full.test.ts).
       onDelivered(items, info) {
-        halt();
-        const batch = wholeRow(items, info.idempotencyKey);
-        if (batch) {
-          track(ledger?.ledger.settleBatch(batch.id));
-        } else {
-          unjournal(items);
-          track(
-            ledger?.ledger.markDelivered(
-              ledger.targetId,
-              items.map((i) => i.key),
-              info.idempotencyKey,
-            ),
-          );
-        }
-        for (const item of items) {
-          if (item.reprice) {
-            track(
-              ledger?.ledger.reprice(
-                ledger.targetId,
-                item.reprice.key,
-                item.reprice.contentHash,
-                item.reprice.amount,
-              ),
-            );
-            summary.adjusted++;
-          }
-        }
         summary.sent += items.length;
-        for (const item of items) totals.add(item.record.conversionCurrency, item.record.conversionValue);
+        for (const item of items) {
+          totals.add(item.record.conversionCurrency, item.record.conversionValue);
+          if (item.reprice) summary.adjusted++;
+        }
         hooks.onDelivered?.(items.length);
         settled(items);
+        if (ledger) unrecordedIf(recordDelivered(ledger, items, info.idempotencyKey), items);
+        writes.halt();
       },
       onRejected(items, info) {
-        halt();
-        unjournal(items);
-        track(
-          ledger?.ledger.markRejected(
-            ledger.targetId,
-            items.map((i) => ({ key: i.key, message: info.message })),
-          ),
-        );
         summary.rejected += items.length;
         // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
         // the status again printed "HTTP 422: HTTP 422: ..." (found by test/e2e/delivery.test.ts).
@@ -219,17 +185,17 @@ export function makeDeliverer(
           reject(serverRejection(item, 'rejected', 'rejected by server', info.message, batch));
         }
         settled(items);
+        unjournal(items);
+        if (ledger) {
+          const entries = items.map((i) => ({ key: i.key, message: info.message }));
+          unrecordedIf(
+            writes.attempt(() => ledger.ledger.markRejected(ledger.targetId, entries)),
+            items,
+          );
+        }
+        writes.halt();
       },
       onFailed(items, info) {
-        writeUnsent(items);
-        unjournal(items);
-        track(
-          ledger?.ledger.markFailed(
-            ledger.targetId,
-            items.map((i) => i.key),
-            info.reason,
-          ),
-        );
         summary.failed += items.length;
         const batch = { id: ++bodies, records: items.length };
         for (const item of items) {
@@ -244,21 +210,39 @@ export function makeDeliverer(
           );
         }
         settled(items);
+        writeUnsent(items);
+        unjournal(items);
+        const keys = items.map((i) => i.key);
+        if (ledger) writes.attempt(() => ledger.ledger.markFailed(ledger.targetId, keys, info.reason));
       },
       onAbandoned(items) {
-        // Not delivered before the stop: pending, so `revimport retry` or the next push sends them.
-        writeUnsent(items);
-        summary.pending += items.length;
+        // Not delivered before the stop: written pending, so `revimport retry` or the next push sends them.
+        // Once the ledger failed they are not written: those it does not hold are counted not sent.
+        if (!writes.failed) writeUnsent(items);
+        countUnsent(items);
         settled(items);
       },
       onRequest: hooks.onRequest,
       onRetry: hooks.onRetry,
     },
   });
-  /** Resolves once every ledger write made so far is done; rejects with the first that failed. */
-  const settledWrites = async (): Promise<void> => {
-    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    if (failure) throw failure;
-  };
-  return Object.assign(deliverer, { written: settledWrites });
+  /** Records a delivery (the batch's journal row settled, or its records marked one by one), then reprices. */
+  function recordDelivered(l: Ledger, items: Item[], idempotencyKey: string): Answer {
+    const batch = wholeRow(items, idempotencyKey);
+    let answer: Answer;
+    if (batch) {
+      answer = writes.attempt(() => l.ledger.settleBatch(batch.id));
+    } else {
+      unjournal(items);
+      const keys = items.map((i) => i.key);
+      answer = writes.attempt(() => l.ledger.markDelivered(l.targetId, keys, idempotencyKey));
+    }
+    for (const { reprice } of items) {
+      if (reprice) {
+        writes.attempt(() => l.ledger.reprice(l.targetId, reprice.key, reprice.contentHash, reprice.amount));
+      }
+    }
+    return answer;
+  }
+  return Object.assign(deliverer, { written: () => writes.settled() });
 }

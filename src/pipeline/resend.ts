@@ -47,9 +47,14 @@ export async function resendOutstanding(
   const outstanding = await ledger.ledger.outstanding(ledger.targetId, ledger.runId);
   let group: Item[] = [];
   let groupKey: string | undefined;
+  // Counted as handed on (the deliverer reports each one's outcome, also once the run stopped): an
+  // outstanding record the run stopped before is not `retried`, it stays as it was in the ledger.
   const sendGroup = async () => {
-    if (group.length > 0 && groupKey) await deliverer.pushBody(group);
+    const body = group;
     group = [];
+    if (body.length === 0) return;
+    summary.retried += body.length;
+    await deliverer.pushBody(body);
   };
   let batch: JournalRef | undefined;
   for (const entry of outstanding) {
@@ -72,9 +77,9 @@ export async function resendOutstanding(
       batch.size++;
       item.batch = batch;
     }
-    summary.retried++;
     resent.add(item);
     if (!entry.idempotencyKey) {
+      summary.retried++;
       await deliverer.push(item);
       continue;
     }

@@ -5,11 +5,9 @@ import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
 import type { SourceInfo } from '../input/types.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
-import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
+import { recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
-import type { ConversionRecord } from '../record/fields.js';
-import { fromMinorUnits, toMinorUnits } from '../record/money.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
@@ -17,13 +15,15 @@ import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
+import { knownRecords, type ResendMode } from './known-records.js';
 import { type OpenedLookup, openLookup } from './lookup-table.js';
 import { Resent, resendOutstanding } from './resend.js';
 
 export interface RunOptions {
   files: string[];
   check: boolean;
-  resend: boolean;
+  /** Records already delivered to the target that are sent again (known-records.ts). */
+  resend: ResendMode;
 }
 
 export interface RunDeps {
@@ -78,11 +78,16 @@ export async function runPipeline(
         deliveredTotals,
         reject,
         (items) => resent.settle(items),
-        options.resend,
+        options.resend !== false,
       );
   const ledger = deps.ledger;
 
   let toLookUp: Item[] = [];
+  /**
+   * Valid records not handed on yet (to the look-up, then the deliverer, or counted already sent or
+   * changed). Those a stop leaves here are counted `notSent`: the ledger does not hold them either.
+   */
+  let waiting = 0;
   // A ledger on other threads answers lookups later: up to LOOKUPS_AHEAD chunks are looked up while the
   // next rows are read, and handled in order. A synchronous ledger's chunk is handled at once.
   let lookedUp: Promise<void> = Promise.resolve();
@@ -107,93 +112,20 @@ export async function runPipeline(
     lookedUp.catch(() => undefined);
     if (ahead >= LOOKUPS_AHEAD || !(known instanceof Promise)) await lookedUp;
   };
+  const knownAlready =
+    deliverer &&
+    knownRecords({ settings, resend: options.resend, summary, changedDifference, deliverer, ledger, reject });
   const handleLookedUp = async (items: Item[], known: Map<string, LedgerEntry>) => {
-    if (!deliverer) return;
+    if (!deliverer || !knownAlready) return;
     for (const item of items) {
+      // Handed on now: the deliverer reports every record pushed, also one it refuses after a stop.
+      waiting--;
       const entry = known.get(item.key);
+      if (entry && (await knownAlready(item, entry))) continue;
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
-      if (entry?.state === 'delivered' && !options.resend) {
-        if (entry.contentHash === item.contentHash) summary.alreadySent++;
-        else await changedSinceDelivered(item, entry);
-        continue;
-      }
       await deliverer.push(item);
     }
-  };
-
-  /**
-   * A delivered order read again with other content. A change of value (a refund after delivery) is
-   * reported with its difference; under `refunds: adjust` the difference is sent once as an adjustment
-   * record (adjustmentId), after which the ledger holds the order at its new value.
-   */
-  const changedSinceDelivered = async (item: Item, entry: LedgerEntry) => {
-    const { record } = item;
-    const was = entry.amount;
-    const sameCurrency = was !== undefined && was.currency === record.conversionCurrency;
-    const difference = sameCurrency
-      ? fromMinorUnits(
-          toMinorUnits(record.conversionValue, record.conversionCurrency) -
-            toMinorUnits(was.value, record.conversionCurrency),
-          record.conversionCurrency,
-        )
-      : 0;
-    const onlyValue =
-      sameCurrency &&
-      difference !== 0 &&
-      contentHash({ ...record, conversionValue: was.value }) === entry.contentHash;
-    if (difference !== 0) changedDifference.add(record.conversionCurrency, difference);
-    if (onlyValue && settings.refunds === 'adjust' && record.conversionId !== undefined && deliverer) {
-      const adjustment: ConversionRecord = {
-        ...record,
-        conversionValue: difference,
-        conversionId: adjustmentId(record.conversionId, record.conversionValue),
-      };
-      const identity = recordIdentity(adjustment);
-      const reprice = {
-        key: item.key,
-        contentHash: item.contentHash,
-        amount: { currency: record.conversionCurrency, value: record.conversionValue },
-      };
-      // A run that stopped between the adjustment's delivery and the reprice finishes the reprice here.
-      const earlier =
-        ledger && (await ledger.ledger.lookup(ledger.targetId, [identity.key])).get(identity.key);
-      if (earlier?.state === 'delivered') {
-        await ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
-        summary.alreadySent++;
-        return;
-      }
-      await deliverer.push({
-        ...item,
-        record: adjustment,
-        key: identity.key,
-        contentHash: identity.contentHash,
-        reprice,
-      });
-      return;
-    }
-    summary.changed++;
-    const money = sameCurrency
-      ? `: delivered at ${record.conversionCurrency} ${was.value}, now ${record.conversionValue} (${difference > 0 ? '+' : ''}${difference})`
-      : '';
-    const advice =
-      onlyValue && settings.refunds !== 'adjust'
-        ? 'use --refunds adjust to send the difference once, or --resend to send the order again'
-        : 'use --resend to send it again';
-    reject({
-      file: item.file,
-      line: item.line,
-      stage: 'skipped',
-      row: item.row,
-      issues: [
-        {
-          column: item.idColumn,
-          value: record.conversionId ?? '',
-          reason: 'changed since delivered',
-          message: `conversionId "${record.conversionId}" was delivered before with other content${money}; skipped (${advice})`,
-        },
-      ],
-    });
   };
 
   // SIGINT/SIGTERM stop the deliverer at once, not when the read loop next looks: otherwise the rest of
@@ -282,6 +214,7 @@ export async function runPipeline(
             line: row.line,
             idColumn: result.idColumn,
           });
+          waiting++;
           if (toLookUp.length >= LOOKUP_CHUNK) await flushLookups();
         }
       }
@@ -372,6 +305,8 @@ export async function runPipeline(
   return finalize();
 
   function finalize(): Summary {
+    summary.notSent += waiting;
+    waiting = 0;
     summary.totals = options.check ? validTotals.toJSON() : deliveredTotals.toJSON();
     summary.changedDifference = changedDifference.toJSON();
     summary.errors = errors.groups();

@@ -24,7 +24,10 @@ export interface Summary {
   invalid: number;
   /** Records the server accepted (2xx) in this run, resent ones included. */
   sent: number;
-  /** Records the server refused (4xx) in this run. */
+  /**
+   * Records the server refused (4xx) in this run, and rows it refused in an earlier run with the same
+   * content: those are not sent again (issue 19).
+   */
   rejected: number;
   /** Rows left out on purpose, not errors: a skip or keep rule, refunded in full, nothing captured, the transform's null. */
   skipped: number;
@@ -47,8 +50,21 @@ export interface Summary {
   retried: number;
   /** Records not delivered after retries or the retry budget: kept in the ledger for the next run. */
   failed: number;
-  /** Records still pending when the run was stopped (SIGINT/SIGTERM). */
+  /**
+   * Records not delivered, held in the ledger for the next run: left when the run stopped (SIGINT/SIGTERM,
+   * an error), or a row whose record this run resent and which failed again (not sent twice in one run).
+   */
   pending: number;
+  /**
+   * Valid records the run stopped before sending that the ledger does not hold (it failed, or the run
+   * ended before they were handed on): neither sent nor pending; the next push of the same files sends them.
+   */
+  notSent: number;
+  /**
+   * Of `sent` and `rejected`: records whose answer the ledger could not record (it failed mid-run). It
+   * still holds them pending, so the next run sends them again, under the same Idempotency-Key.
+   */
+  unrecorded: number;
   batches: number;
   requests: number;
   durationMs: number;
@@ -145,6 +161,8 @@ export function emptySummary(check: boolean): Summary {
     retried: 0,
     failed: 0,
     pending: 0,
+    notSent: 0,
+    unrecorded: 0,
     batches: 0,
     requests: 0,
     durationMs: 0,

@@ -102,7 +102,10 @@ export interface DeliverOptions<T extends { record: ConversionRecord }> {
 }
 
 export interface Deliverer<T> {
-  /** Add one record; resolves when there is room for more (backpressure). Rejects with AuthError once the key was refused. */
+  /**
+   * Add one record; resolves when there is room for more (backpressure). Once the run stopped (the key was
+   * refused, a hook failed) it rejects with that error, the record reported abandoned.
+   */
   push(item: T): Promise<void>;
   /**
    * End the body being filled now, even if not full, and resolve when there is room (as push does).

@@ -179,6 +179,12 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     return new Promise((resolve, reject) => roomWaiters.push({ resolve, reject }));
   }
 
+  /** Records handed over after the run stopped: abandoned, and the stop's error for the caller. */
+  function refuse(parts: Part<T>[], error: Error): Promise<void> {
+    outcomes.abandoned(parts);
+    return Promise.reject(error);
+  }
+
   async function finish(): Promise<DeliveryStats> {
     if (outstanding() > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     if (ownedPool && !ownedPool.closed && !ownedPool.destroyed) {
@@ -193,9 +199,11 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     },
 
     push(item) {
-      if (stopError) return Promise.reject(stopError);
       const json = JSON.stringify(item.record);
       const part = { item, json, bytes: Buffer.byteLength(json) };
+      // Every record handed over gets an outcome, one pushed after the stop too: it was dropped unreported,
+      // and the summary lost count of it (issue 19).
+      if (stopError) return refuse([part], stopError);
       // A push racing a signal handler's abort() is expected; a push after close() is a bug.
       if (aborting) {
         outcomes.abandoned([part]);
@@ -211,11 +219,11 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     },
 
     pushBody(items) {
-      if (stopError) return Promise.reject(stopError);
       const parts = items.map((item) => {
         const json = JSON.stringify(item.record);
         return { item, json, bytes: Buffer.byteLength(json) };
       });
+      if (stopError) return refuse(parts, stopError);
       if (aborting) {
         outcomes.abandoned(parts);
         return Promise.resolve();

@@ -15,6 +15,7 @@ describe('exitCodeFor', () => {
     ['failed after retries', { failed: 3 }, ExitCode.deliveryFailed],
     ['failed beats invalid', { failed: 1, invalid: 4, rejected: 2 }, ExitCode.deliveryFailed],
     ['left pending', { pending: 7 }, ExitCode.deliveryFailed],
+    ['not sent, and not in the ledger', { notSent: 2, sent: 3 }, ExitCode.deliveryFailed],
     ['error budget exceeded', { aborted: 'too many', invalid: 9 }, ExitCode.partial],
   ])('%s', (_name, over, code) => {
     expect(exitCodeFor(summary(over))).toBe(code);

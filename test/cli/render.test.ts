@@ -91,4 +91,14 @@ describe('renderSummary', () => {
     expect(renderSummary(summary, { command: 'retry' })).toContain('resent from earlier runs 5');
     expect(renderSummary(summary)).toContain('0 rows read');
   });
+
+  it('says what the ledger could not keep: records not sent, answers not recorded (issue 19)', () => {
+    const text = renderSummary(summaryOf({ valid: 10, sent: 6, notSent: 4, unrecorded: 2 }));
+    expect(text).toContain('delivered 6, rejected 0, failed 0, already sent 0, not sent 4\n');
+    expect(text).toContain(
+      'not sent: 4 records the run stopped before, not in the ledger: the next push of the same files sends them',
+    );
+    expect(text).toContain('not recorded: 2 records answered by the server, the ledger could not record');
+    expect(renderSummary(summaryOf({ valid: 1, sent: 1 }))).not.toContain('not ');
+  });
 });

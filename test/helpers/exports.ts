@@ -124,6 +124,8 @@ export const summaryKeys = [
   'retried',
   'failed',
   'pending',
+  'notSent',
+  'unrecorded',
   'batches',
   'requests',
   'durationMs',

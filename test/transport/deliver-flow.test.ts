@@ -187,6 +187,23 @@ describe('secrets and hook failures', () => {
     expect(deliverer.stats).toMatchObject({ batches: 2, requests: 1, delivered: 5, abandoned: 5 });
   });
 
+  it('reports a record pushed after the stop as abandoned, and rejects with the stop (issue 19)', async () => {
+    const { deliverer, outcomes } = await setup({ apiKey: 'another-key' }, { batchSize: 1 });
+    const [first, late, ...body] = makeItems(4);
+    await deliverer.push(first!).catch(() => undefined);
+    await expect(deliverer.close()).rejects.toBeInstanceOf(AuthError);
+    // The run stopped on the refused key: what is handed over now still gets its one outcome (it was
+    // dropped unreported, and the pipeline's summary lost count of it).
+    await expect(deliverer.push(late!)).rejects.toBeInstanceOf(AuthError);
+    await expect(deliverer.pushBody(body)).rejects.toBeInstanceOf(AuthError);
+    expect(Object.fromEntries(outcomes)).toEqual({
+      'order-1': ['abandoned'],
+      'order-2': ['abandoned'],
+      'order-3': ['abandoned'],
+      'order-4': ['abandoned'],
+    });
+  });
+
   it('refuses push() after close()', async () => {
     const { deliverer } = await setup();
     await deliverer.close();

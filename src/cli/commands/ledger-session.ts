@@ -265,6 +265,8 @@ const countKeys = [
   'retried',
   'failed',
   'pending',
+  'notSent',
+  'unrecorded',
 ] as const;
 
 function countsOf(summary: Summary): Record<string, number> {

@@ -14,7 +14,7 @@ import {
 } from '../../errors.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
-import { type ErrorWithSummary, runPipeline } from '../../pipeline/run.js';
+import { type ErrorWithSummary, type RunOptions, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
 import { openRejects, type RejectsWriter } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
@@ -42,7 +42,8 @@ const flagsSchema = z
     config: z.string().optional(),
     mapping: z.string().optional(),
     check: z.boolean().optional(),
-    resend: z.boolean().optional(),
+    /** `--resend` (all) or `--resend changed`; true from a caller that parsed no word. */
+    resend: z.union([z.literal(true), z.enum(['all', 'changed'])]).optional(),
     json: z.boolean().optional(),
     quiet: z.boolean().optional(),
     verbose: z.boolean().optional(),
@@ -246,7 +247,7 @@ export async function pushCommand(
       command: 'push',
       files,
       check,
-      resend: flags.resend === true,
+      resend: flags.resend === undefined ? false : flags.resend === 'changed' ? 'changed' : 'all',
       onLedger: (facts) => {
         known.ledger = facts;
       },
@@ -286,7 +287,7 @@ interface Execution {
   command: 'push' | 'retry';
   files: string[];
   check: boolean;
-  resend: boolean;
+  resend: RunOptions['resend'];
   /** --check: what a real push would refuse; reported after the rows, exit 2. */
   deliveryProblem?: RevimportError;
   /** --check --emit: the file each record that would be sent is written to, as a JSON line. */
@@ -380,7 +381,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   for (const warning of prepared.warnings) progress.warn(warning);
   const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
   const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
-  const checkOnly = { files: run.files, check: true, resend: false };
+  const checkOnly: RunOptions = { files: run.files, check: true, resend: false };
   const exitCodeOf = (summary: Summary) => exitCodeOfRun(summary, run, settings, context);
 
   const produce = async (): Promise<Summary> => {
