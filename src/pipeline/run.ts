@@ -7,6 +7,7 @@ import type { SourceInfo } from '../input/types.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry } from '../ledger/types.js';
+import { quote } from '../quote.js';
 import { minorUnits } from '../record/currency.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { fromMinorUnits, toMinorUnits } from '../record/money.js';
@@ -190,7 +191,7 @@ export async function runPipeline(
           column: item.idColumn,
           value: record.conversionId ?? '',
           reason: 'changed since delivered',
-          message: `conversionId "${record.conversionId}" was delivered before with other content${money}; skipped (${advice})`,
+          message: `conversionId ${quote(record.conversionId ?? '')} was delivered before with other content${money}; skipped (${advice})`,
         },
       ],
     });
