@@ -2,7 +2,7 @@
 // --no-progress); nothing with --quiet.
 import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
-import type { CliIO } from './io.js';
+import { type CliIO, unguardedStream } from './io.js';
 import { counted } from './render.js';
 import { explainCodes } from './system-errors.js';
 
@@ -53,7 +53,8 @@ export async function createProgress(
     // The decision is made above from the run's own environment (io.env); ora's default reads
     // process.env.CI itself, which disagreed with io.env under a CI runner and drew nothing.
     spinner = ora({
-      stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean },
+      // The spinner draws with escape codes: it writes under the guard that escapes them in messages.
+      stream: unguardedStream(io.stderr) as NodeJS.WritableStream & { isTTY: boolean },
       text: 'starting',
       isEnabled: true,
     });
