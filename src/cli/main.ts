@@ -57,9 +57,23 @@ export async function main(argv: string[], io: CliIO, signal: AbortSignal): Prom
   }
 }
 
+/**
+ * A reader that closed the pipe (`| head -1`, `| true`) wants no more output: the rest is dropped, and the
+ * run ends with its own exit code, as git and grep end, not with an EPIPE stack trace and exit 1 after a
+ * push that delivered and recorded everything (issue 24). Other write errors stay errors.
+ */
+export function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    throw error;
+  });
+}
+
 /** Used by bin/revimport.js: wires the real process, signals included. */
 export async function run(): Promise<void> {
   tuneHeap(process.execArgv);
+  ignoreClosedPipe(process.stdout);
+  ignoreClosedPipe(process.stderr);
   const controller = new AbortController();
   const signals = stopOnSignals(controller);
   try {

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
 import { ABORT_GRACE_MS } from '../pipeline/run.js';
 import { ExitCode } from './exit-codes.js';
-import type { CliIO } from './io.js';
+import { type CliIO, unguardedStream } from './io.js';
 import { counted } from './render.js';
 import { explainCodes } from './system-errors.js';
 
@@ -63,7 +63,8 @@ export async function createProgress(
     // listener never starts a stdin nobody reads, so Ctrl-C, Ctrl-\ and Ctrl-Z did nothing while the
     // spinner ran, and a kill left the terminal raw (issue 19). Keys typed now echo over the spinner.
     spinner = ora({
-      stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean },
+      // The spinner draws with escape codes: it writes under the guard that escapes them in messages.
+      stream: unguardedStream(io.stderr) as NodeJS.WritableStream & { isTTY: boolean },
       text: 'starting',
       isEnabled: true,
       discardStdin: false,

@@ -1,4 +1,5 @@
 // The result on stdout: the summary as text, or exactly one JSON object under --json.
+import { quote } from '../quote.js';
 import type { ErrorExample, Summary } from '../report/summary.js';
 import { explainCodes } from './system-errors.js';
 
@@ -87,10 +88,12 @@ function renderExample(e: ErrorExample): string {
   const message = explainCodes(e.message);
   // A whole request body failed or was refused: one line for it, named by its first record.
   if (e.records !== undefined) {
-    const first = e.value === '' ? '' : ` (first ${JSON.stringify(e.value)})`;
+    const first = e.value === '' ? '' : ` (first ${quote(e.value, 200)})`;
     return `batch of ${e.records} records from ${where}${first}: ${message}`;
   }
   // Most messages quote the value already; name it only where they do not.
-  const value = e.value === '' || e.message.includes(e.value) ? '' : ` ${JSON.stringify(e.value)}`;
+  const shown = quote(e.value, 200);
+  const named = e.value === '' || e.message.includes(e.value) || e.message.includes(shown.slice(1, -1));
+  const value = named ? '' : ` ${shown}`;
   return `${where} [${e.column}]${value}: ${message}`;
 }

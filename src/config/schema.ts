@@ -242,6 +242,12 @@ export const mappingSchema = z
      * the row invalid, `default` reads it with its documented default meaning (docs/zone-abbreviations.md).
      */
     zoneAbbreviations: z.enum(['strict', 'default']).optional(),
+    /**
+     * Columns (or paths) that may feed the value or the datetime and another field too. Without it one column
+     * feeding conversionValue or conversionDatetime and any other field is a config error: a cell
+     * `1700000000` would be the amount, the date and the id of one record (issue 24).
+     */
+    sharedColumns: z.array(z.string().min(1)).min(1).optional(),
   })
   .strict()
   .superRefine((mapping, ctx) => {

@@ -2,6 +2,7 @@
 // A line is never buffered beyond maxFieldBytes: a longer one is reported and skipped.
 
 import { ConfigError } from '../errors.js';
+import { escapeControls } from '../quote.js';
 import { RAW_BYTES, rawText } from './chunks.js';
 import type { SourceInfo, SourceRow } from './types.js';
 
@@ -120,7 +121,9 @@ export class JsonLineSplitter {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.malformed('malformed JSON', `invalid JSON: ${(error as Error).message}`, rawText(bytes));
+      // V8 quotes the line in its message: its control characters are escaped like any cell (issue 24).
+      const message = escapeControls((error as Error).message);
+      this.malformed('malformed JSON', `invalid JSON: ${message}`, rawText(bytes));
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -133,6 +136,7 @@ export class JsonLineSplitter {
       source: this.source,
       line: this.line,
       value: value as Record<string, unknown>,
+      text,
     });
   }
 

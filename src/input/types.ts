@@ -33,6 +33,11 @@ export interface JsonRow extends RowBase {
   kind: 'json';
   /** The parsed object of one JSON line. */
   value: Record<string, unknown>;
+  /**
+   * The line as it came (without its line break): what the rejects file holds. Writing `value` back would
+   * lose a `__proto__` member, digits of a large number and the order of keys (issue 24).
+   */
+  text: string;
 }
 
 /** A row the reader could not turn into cells or an object: it is invalid, and the run goes on. */

@@ -3,6 +3,7 @@
 // A guess is only a proposal: a close call, a part of an order total offered as the revenue, or a required
 // field left unmapped is for the user to review (init then exits 1).
 
+import { quote } from '../quote.js';
 import { currencyFromSymbolOrCode, normalizeCurrency } from '../record/currency.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { parseAmount } from '../record/money.js';
@@ -377,7 +378,7 @@ function candidates(
   const out: Scored[] = [];
   const rule = (field: RecordField, column: ColumnSample, reason: string) => {
     const list = ruledOut.get(field) ?? [];
-    list.push(`"${column.name}" ${reason}`);
+    list.push(`${quote(column.name)} ${reason}`);
     ruledOut.set(field, list);
   };
   const rows = Math.max(1, ...columns.map((c) => c.cells.length));
@@ -408,7 +409,11 @@ function candidates(
     else if (valueHit) {
       const numeric = share(values, (v) => isNumber(v));
       if (numeric < 0.9)
-        rule('conversionValue', column, `does not hold numbers (e.g. "${values.find((v) => !isNumber(v))}")`);
+        rule(
+          'conversionValue',
+          column,
+          `does not hold numbers (e.g. ${quote(values.find((v) => !isNumber(v)))})`,
+        );
       else {
         const scale = /\bmicros?\b/.test(words) ? 0.000001 : undefined;
         // `amount_cents`: integer minor units (cents), divided by the currency's digits.
@@ -435,7 +440,7 @@ function candidates(
         // a number column whose name only half says time: not a datetime
       } else if (format === undefined) {
         if (!values.every((v) => timeOfDay.test(v)))
-          rule('conversionDatetime', column, `does not read as a date and time (e.g. "${sample}")`);
+          rule('conversionDatetime', column, `does not read as a date and time (e.g. ${quote(sample)})`);
       } else {
         out.push({
           ...base,
@@ -454,7 +459,7 @@ function candidates(
     const cur = named('conversionCurrency', currencyRules);
     if (cur) {
       if (share(values, (v) => normalizeCurrency(v) !== undefined) < 0.8)
-        rule('conversionCurrency', column, `does not hold ISO currency codes (e.g. "${sample}")`);
+        rule('conversionCurrency', column, `does not hold ISO currency codes (e.g. ${quote(sample)})`);
       else
         out.push({
           ...base,
@@ -479,20 +484,20 @@ function candidates(
           evidence: 'IANA time zones',
         });
       else if (share(values, isZone) < 0.9)
-        rule('conversionTimezone', column, `does not hold time zones (e.g. "${sample}")`);
+        rule('conversionTimezone', column, `does not hold time zones (e.g. ${quote(sample)})`);
     }
 
     const email = named('conversionEmail', emailRules);
     if (email) {
       if (share(values, (v) => emailShape.test(v)) < 0.8)
-        rule('conversionEmail', column, `does not hold e-mail addresses (e.g. "${sample}")`);
+        rule('conversionEmail', column, `does not hold e-mail addresses (e.g. ${quote(sample)})`);
       else accept('conversionEmail', email);
     }
 
     const visitor = named('serviceId', serviceIdRules);
     if (visitor) {
       if (share(values, (v) => !/\s/.test(v)) < 0.9)
-        rule('serviceId', column, `does not hold ids (e.g. "${sample}")`);
+        rule('serviceId', column, `does not hold ids (e.g. ${quote(sample)})`);
       else accept('serviceId', visitor);
     }
 
@@ -500,18 +505,18 @@ function candidates(
     if (id && id.score > 0) {
       const distinct = new Set(values).size;
       if (share(values, (v) => personName.test(v)) > 0.5)
-        rule('conversionId', column, `holds people's names (e.g. "${sample}")`);
+        rule('conversionId', column, `holds people's names (e.g. ${quote(sample)})`);
       else if (id.evidence.startsWith('a name') && !values.every((v) => /\d/.test(v) && !/\s/.test(v)))
-        rule('conversionId', column, `does not hold order references (e.g. "${sample}")`);
+        rule('conversionId', column, `does not hold order references (e.g. ${quote(sample)})`);
       else if (values.length > 2 && distinct === 1)
-        rule('conversionId', column, `holds the same value on every row ("${sample}")`);
+        rule('conversionId', column, `holds the same value on every row (${quote(sample)})`);
       else accept('conversionId', id);
     }
 
     const kind = named('conversionName', nameRules);
     if (kind) {
       if (share(values, (v) => isNumber(v)) > 0.5)
-        rule('conversionName', column, `holds numbers (e.g. "${sample}")`);
+        rule('conversionName', column, `holds numbers (e.g. ${quote(sample)})`);
       else accept('conversionName', kind);
     }
   }

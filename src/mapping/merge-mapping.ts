@@ -38,6 +38,8 @@ export interface MergedMapping {
   zoneAbbreviations: 'strict' | 'default' | undefined;
   /** The user's `mapping.lookup` keys (columns or paths of the input), paired with the lookup's match columns. */
   lookupKeys: string[] | undefined;
+  /** mapping.sharedColumns: columns the user feeds the value or datetime and another field from on purpose. */
+  sharedColumns: string[];
 }
 
 function toMerged(spec: FieldSpec, origin: FieldOrigin): MergedField {
@@ -74,6 +76,7 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     unpaid: user?.unpaid ?? preset?.mapping.unpaid,
     zoneAbbreviations: user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations,
     lookupKeys: listOf(user?.lookup?.key),
+    sharedColumns: user?.sharedColumns ?? [],
   };
 }
 

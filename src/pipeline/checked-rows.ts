@@ -11,8 +11,9 @@ import type { LookupTable } from '../mapping/lookup.js';
 import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
 import { detectJsonPreset, detectPreset, findPreset, nearMisses, presets } from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
+import { quote } from '../quote.js';
 import type { ConversionRecord } from '../record/fields.js';
-import { fromMinorUnits, toMinorUnits } from '../record/money.js';
+import { exactAmountLimit, fromMinorUnits, toMinorUnits } from '../record/money.js';
 import {
   type Candidate,
   carryDeductions,
@@ -342,7 +343,7 @@ export function createRowChecker(options: CheckOptions): RowChecker {
         column: bound.fields.conversionId.column,
         value: id,
         reason: 'duplicate',
-        message: `conversionId "${id}" is already ${where}`,
+        message: `conversionId ${quote(id)} is already ${where}`,
       },
     ]),
     duplicate: true,
@@ -368,7 +369,7 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   };
 
   const sumGroup = (key: string, group: SumGroup, bound: BoundMapping): CheckedRow | SkippedRow => {
-    const where = `"${key}"`;
+    const where = quote(key);
     if (group.invalidLine !== undefined) {
       // The invalid row is reported (and counted) itself; the others are held back, not sent short.
       return { skipped: 'summed with an invalid row', row: group.firstRow };
@@ -397,6 +398,17 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       ) {
         first = member;
       }
+    }
+    // Each row's amount is exact; their sum past 2^53 minor units would be sent inexact (issue 24).
+    if (!Number.isSafeInteger(sum)) {
+      return invalid(group.firstRow, [
+        {
+          column: '(sumBy)',
+          value: key,
+          reason: 'amount too large',
+          message: `the rows of ${where} sum to more than ${currency} ${exactAmountLimit(currency)}, past what is exact in minor units`,
+        },
+      ]);
     }
     if (first === undefined) {
       if (sum < 0) return { skipped: 'refund without its original in the file', row: group.firstRow };

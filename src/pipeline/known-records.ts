@@ -1,10 +1,12 @@
 // What a push does with a record the ledger knows already (issue 19: each record sent once): delivered
 // (skipped, or changed since: reported, adjusted or resent), outstanding after this run's resend, or
 // refused before. The pipeline sends only what this leaves to it.
+
 import type { Settings } from '../config/settings.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry } from '../ledger/types.js';
+import { quote } from '../quote.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { fromMinorUnits, toMinorUnits } from '../record/money.js';
 import type { Rejection } from '../report/rejection.js';
@@ -72,7 +74,7 @@ export function knownRecords(context: KnownContext): (item: Item, entry: LedgerE
           column: item.idColumn,
           value: id ?? '',
           reason: 'rejected by server',
-          message: `${id === undefined ? 'this record' : `conversionId "${id}"`} was refused by the server in an earlier run and is unchanged: not sent again (correct the row, or use --resend to send it as it is)`,
+          message: `${id === undefined ? 'this record' : `conversionId ${quote(id)}`} was refused by the server in an earlier run and is unchanged: not sent again (correct the row, or use --resend to send it as it is)`,
         },
       ],
     });
@@ -146,7 +148,7 @@ export function knownRecords(context: KnownContext): (item: Item, entry: LedgerE
           column: item.idColumn,
           value: record.conversionId ?? '',
           reason: 'changed since delivered',
-          message: `conversionId "${record.conversionId}" was delivered before with other content${money}; skipped (${advice})`,
+          message: `conversionId ${quote(record.conversionId ?? '')} was delivered before with other content${money}; skipped (${advice})`,
         },
       ],
     });

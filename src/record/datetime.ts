@@ -1,5 +1,6 @@
 // Datetime values to UTC instants: a parser compiled once per mapping field from its formats, then
 // called once per row; plus the wire form of an instant. Zone rules live in zone.ts.
+import { quote } from '../quote.js';
 import { civilFromDays, daysInMonth, MS_PER_DAY, wallMs } from './calendar.js';
 import {
   createFields,
@@ -79,11 +80,6 @@ function describeFormat(format: string): string {
   if (format === 'epoch') return 'epoch (10-digit seconds, 13 ms, 16 µs or 19 ns)';
   if (format in epochUnits) return format;
   return `"${format}"`;
-}
-
-function quote(raw: string | number): string {
-  const text = String(raw);
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 }
 
 function failure(reason: DatetimeFailureReason, message: string): DatetimeResult {

@@ -44,6 +44,22 @@ export function toMinorUnits(value: number, currency: string): number {
   return value < 0 && units !== 0 ? -units : units;
 }
 
+/**
+ * The largest amount of `currency` whose minor units a double holds exactly, as decimal text
+ * (EUR `90071992547409.91`, JPY `9007199254740991`). Past it cents are lost, and past about 1e306 EUR the
+ * minor units are Infinity, which JSON sends as null (issue 24).
+ */
+export function exactAmountLimit(currency: string): string {
+  const digits = minorUnits(currency);
+  const text = String(Number.MAX_SAFE_INTEGER);
+  return digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** Whether `value` is an amount of `currency` that can be rounded to minor units and sent as it is. */
+export function isExactAmount(value: number, currency: string): boolean {
+  return Number.isFinite(value) && Math.abs(value) * scaleOf(minorUnits(currency)) <= Number.MAX_SAFE_INTEGER;
+}
+
 /** Integer minor units back to an amount (1235 EUR -> 12.35, the double nearest the decimal). */
 export function fromMinorUnits(minor: number, currency: string): number {
   return minor / scaleOf(minorUnits(currency));

@@ -1,11 +1,18 @@
 // Amounts as exports write them (`1,249.00`, `1.149,00`, `€12.50`, `12,50 EUR`) to numbers, scanning
 // char codes once per row. A separator that could be either kind is rejected, never guessed: a silent
 // 1000x error is worse than a rejected row.
+import { quote } from '../quote.js';
 import { resolveCurrencyToken } from './currency.js';
 
-export { fromMinorUnits, roundToMinor, toMinorUnits } from './money-round.js';
+export {
+  exactAmountLimit,
+  fromMinorUnits,
+  isExactAmount,
+  roundToMinor,
+  toMinorUnits,
+} from './money-round.js';
 
-export const amountFailureReasons = ['invalid number', 'ambiguous number'] as const;
+export const amountFailureReasons = ['invalid number', 'ambiguous number', 'amount too large'] as const;
 export type AmountFailureReason = (typeof amountFailureReasons)[number];
 
 export type AmountResult =
@@ -43,16 +50,16 @@ function isMinus(code: number): boolean {
   return code === 45 || code === 0x2212;
 }
 
-function quote(raw: string): string {
-  return JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
-}
-
 function invalid(raw: string): AmountResult {
   return {
     ok: false,
     reason: 'invalid number',
     message: `${quote(raw)} is not an amount (expected digits with an optional currency, like 1249.00, 1.149,00 or €12.50).`,
   };
+}
+
+function tooLarge(raw: string): AmountResult {
+  return { ok: false, reason: 'amount too large', message: `${quote(raw)} is too large to be an amount.` };
 }
 
 /** End of a currency token starting at i: up to a digit, space or sign; `.`/`,` end it only before a digit. */
@@ -78,7 +85,9 @@ function tokenEnd(raw: string, i: number, end: number): number {
  */
 export function parseAmount(raw: string | number, options: ParseAmountOptions = {}): AmountResult {
   if (typeof raw === 'number') {
-    return Number.isFinite(raw) ? { ok: true, value: raw } : invalid(String(raw));
+    if (Number.isFinite(raw)) return { ok: true, value: raw };
+    // A JSON 1e400 parses to Infinity.
+    return Number.isNaN(raw) ? invalid(String(raw)) : tooLarge(String(raw));
   }
   let start = 0;
   let end = raw.length;
@@ -230,6 +239,8 @@ export function parseAmount(raw: string | number, options: ParseAmountOptions = 
     }
     value = Number(text);
   }
+  // 1 followed by 309 zeros is Infinity as a double: no amount, and never a number to send (issue 24).
+  if (!Number.isFinite(value)) return tooLarge(raw);
   if (negative && value !== 0) value = -value;
   return currency === undefined ? { ok: true, value } : { ok: true, value, currency };
 }

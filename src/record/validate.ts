@@ -3,11 +3,19 @@
 import { ConfigError } from '../errors.js';
 import type { SourceRow } from '../input/types.js';
 import type { BoundDeduction, BoundField, BoundMapping } from '../mapping/compile-mapping.js';
+import { codePointName, isControl, preview, quote } from '../quote.js';
 import { type Issue, maskEmail } from '../report/rejection.js';
 import { normalizeCurrency } from './currency.js';
 import { createDatetimeParser, type DatetimeParser, formatUtc } from './datetime.js';
 import type { ConversionRecord } from './fields.js';
-import { fromMinorUnits, parseAmount, roundToMinor, toMinorUnits } from './money.js';
+import {
+  exactAmountLimit,
+  fromMinorUnits,
+  isExactAmount,
+  parseAmount,
+  roundToMinor,
+  toMinorUnits,
+} from './money.js';
 import { canonicalZone, fixedOffsetZone, offsetAt, parseOffset } from './zone.js';
 import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
 
@@ -122,7 +130,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
   let contradictionExample = '';
   const contradicted = (raw: unknown, zone: string | undefined) => {
     if (contradictions++ === 0)
-      contradictionExample = `"${display(raw)}" is not ${zone ?? 'the configured zone'}`;
+      contradictionExample = `${quote(raw)} is not ${zone ?? 'the configured zone'}`;
   };
 
   const read = (field: BoundField, row: SourceRow, withFallback = true): unknown => {
@@ -215,7 +223,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             f.conversionCurrency,
             rawCurrency,
             'invalid currency',
-            `"${rawCurrency}" is not an ISO 4217 currency code`,
+            `${quote(rawCurrency)} is not an ISO 4217 currency code`,
           );
         } else if (amountCurrency !== undefined && amountCurrency !== currency) {
           issue(
@@ -228,6 +236,16 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       }
 
       if (minorUnit && value !== undefined && currency !== undefined) value = fromMinorUnits(value, currency);
+      // Past what a double holds in minor units the value would be sent inexact, or as null (issue 24).
+      if (value !== undefined && currency !== undefined && !isExactAmount(value, currency)) {
+        issue(
+          f.conversionValue,
+          c.conversionValue,
+          'amount too large',
+          tooLarge(c.conversionValue, currency),
+        );
+        value = undefined;
+      }
       // Only money received counts: what was not captured, and (net) what was refunded, comes off.
       const cells = c[deductionCells];
       let deducted = { refunded: 0, unpaid: 0 };
@@ -261,7 +279,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
           column: 'Parameters:TimeZone',
           value: badFileZone,
           reason: 'unknown time zone',
-          message: `the file's time zone "${badFileZone}" is neither an IANA name nor a whole-hour offset; set a zone column or fix the Parameters row`,
+          message: `the file's time zone ${quote(badFileZone)} is neither an IANA name nor a whole-hour offset; set a zone column or fix the Parameters row`,
         });
       } else if (rawZone !== undefined) {
         const zone = canonicalZone(rawZone) ?? offsetZone(rawZone);
@@ -273,7 +291,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             f.conversionTimezone,
             rawZone,
             'unknown time zone',
-            `"${rawZone}" is neither an IANA time zone name nor a zone abbreviation (like PDT)`,
+            `${quote(rawZone)} is neither an IANA time zone name nor a zone abbreviation (like PDT)`,
           );
         }
         rowZone = rowAbbreviation === undefined ? zone : configuredZone;
@@ -305,8 +323,8 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             rawTime,
             'implausible datetime',
             early
-              ? `"${display(rawTime)}" is ${formatUtc(parsed.utcMs)}, before ${formatUtc(earliestMs).slice(0, 10)}: a placeholder or a typo (set \`earliest\` to accept older conversions)`
-              : `"${display(rawTime)}" is ${formatUtc(parsed.utcMs)}, in the future (set \`futureHours\` to accept later times)`,
+              ? `${quote(rawTime)} is ${formatUtc(parsed.utcMs)}, before ${formatUtc(earliestMs).slice(0, 10)}: a placeholder or a typo (set \`earliest\` to accept older conversions)`
+              : `${quote(rawTime)} is ${formatUtc(parsed.utcMs)}, in the future (set \`futureHours\` to accept later times)`,
           );
         } else {
           datetime = formatUtc(parsed.utcMs);
@@ -332,7 +350,9 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
 
       const email = textOf(textOf(c.conversionEmail, f.conversionEmail.spec.transform), 'lowercase');
       if (email !== undefined) {
-        if (SHA256_HEX.test(email)) {
+        const control = controlCharacter(f.conversionEmail, email, maskEmail(email));
+        if (control !== undefined) issue(f.conversionEmail, maskEmail(email), 'control character', control);
+        else if (SHA256_HEX.test(email)) {
           issue(
             f.conversionEmail,
             `${email.slice(0, 8)}…`,
@@ -344,7 +364,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             f.conversionEmail,
             maskEmail(email),
             'invalid e-mail',
-            `"${maskEmail(email)}" is not an e-mail address`,
+            `${quote(maskEmail(email))} is not an e-mail address`,
           );
         }
       }
@@ -366,7 +386,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             field,
             raw.trim(),
             'id not exact',
-            `the id "${raw.trim()}" was saved by a spreadsheet in scientific notation: its digits are lost ` +
+            `the id ${quote(raw.trim())} was saved by a spreadsheet in scientific notation: its digits are lost ` +
               '(export the file again and do not open and save it in a spreadsheet)',
           );
         }
@@ -374,6 +394,14 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       const serviceId = textOf(c.serviceId, f.serviceId.spec.transform);
       const conversionId = textOf(c.conversionId, f.conversionId.spec.transform);
       const conversionName = textOf(c.conversionName, f.conversionName.spec.transform);
+      for (const [field, text] of [
+        [f.serviceId, serviceId],
+        [f.conversionId, conversionId],
+        [f.conversionName, conversionName],
+      ] as const) {
+        const control = text === undefined ? undefined : controlCharacter(field, text);
+        if (control !== undefined) issue(field, text, 'control character', control);
+      }
       if (serviceId === undefined && email === undefined) {
         issues.push({
           column: `${f.serviceId.column} / ${f.conversionEmail.column}`,
@@ -445,8 +473,12 @@ function amountOf(deduction: BoundDeduction | undefined, raw: unknown, currency:
   }
   const amount = parseAmount(raw, { decimal: deduction.decimal });
   if (!amount.ok) return { value: raw, reason: amount.reason, message: amount.message };
-  const value = Math.abs(amount.value) * (deduction.scale ?? 1);
-  return deduction.unit === 'minor' ? fromMinorUnits(value, currency) : value;
+  const scaled = Math.abs(amount.value) * (deduction.scale ?? 1);
+  const value = deduction.unit === 'minor' ? fromMinorUnits(scaled, currency) : scaled;
+  if (!isExactAmount(value, currency)) {
+    return { value: raw, reason: 'amount too large', message: tooLarge(raw, currency) };
+  }
+  return value;
 }
 
 /** Issues name the deduction's source column. */
@@ -493,14 +525,31 @@ function textOf(
   return text;
 }
 
+/** The value an issue names: text cut to 200 characters; a JSON value of any depth shown bounded, never recursed. */
 function display(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value.length > 200 ? `${value.slice(0, 200)}…` : value;
-  try {
-    return JSON.stringify(value).slice(0, 200);
-  } catch {
-    return String(value);
+  return preview(value, 200);
+}
+
+function tooLarge(raw: unknown, currency: string): string {
+  return (
+    `${quote(raw)} is too large: an amount in ${currency} is exact in minor units up to ` +
+    `${exactAmountLimit(currency)}`
+  );
+}
+
+/**
+ * Why a text field cannot be sent: a control character (a NUL, an ESC) would reach the CRM inside the
+ * value, where it splits or hides what it is stored in (issue 24). Undefined when there is none.
+ */
+function controlCharacter(field: BoundField, text: string, shown = text): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isControl(code)) {
+      return `${field.field} ${quote(shown)} holds the control character ${codePointName(code)} (character ${i + 1}): it cannot be sent`;
+    }
   }
+  return undefined;
 }
 
 /** Why a required field has no value: an empty cell, or (with a JS transform that did not set it) no such column. */

@@ -2,7 +2,7 @@
 // original columns plus _file, _line, _reason, so a fixed copy can be pushed again.
 import { once } from 'node:events';
 import { createWriteStream, fchmodSync, openSync, type WriteStream } from 'node:fs';
-import type { SourceRow } from '../input/types.js';
+import type { JsonRow, SourceRow } from '../input/types.js';
 import { normalizeColumnName } from '../mapping/column-name.js';
 import type { Rejection } from './rejection.js';
 
@@ -81,15 +81,15 @@ export function openRejects(path: string): RejectsWriter {
   };
 
   const jsonLine = (rejection: Rejection): string => {
-    const out: Record<string, unknown> = {};
     const row = rejection.row;
+    if (row?.kind === 'json') return jsonRowLine(row, rejection);
+    const out: Record<string, unknown> = {};
     if (row?.kind === 'csv') {
       const names = row.source.header ?? [];
       names.forEach((name, i) => {
         out[name] = defuseCell(row.cells[i] ?? '');
       });
-    } else if (row?.kind === 'json') Object.assign(out, row.value);
-    else if (row?.kind === 'malformed') out._raw = defuseCell(row.raw);
+    } else if (row?.kind === 'malformed') out._raw = defuseCell(row.raw);
     else if (rejection.raw !== undefined) out._raw = defuseCell(rejection.raw);
     out._file = rejection.file;
     out._line = rejection.line;
@@ -123,6 +123,24 @@ export function openRejects(path: string): RejectsWriter {
   };
 }
 
+/**
+ * A JSON row's line as it came, with _file, _line and _reason added as its last members: never parsed and
+ * written again, which dropped a `__proto__` member, rounded large numbers and overflowed the stack on
+ * a value nested 5,000 levels deep (issue 24). A member of the same name in the line comes first, so a
+ * JSON reader takes ours.
+ */
+function jsonRowLine(row: JsonRow, rejection: Rejection): string {
+  const text = row.text.trim();
+  const body = text.slice(0, text.lastIndexOf('}')).trimEnd();
+  const meta = [
+    `"_file":${JSON.stringify(rejection.file)}`,
+    `"_line":${rejection.line}`,
+    `"_reason":${JSON.stringify(defuseCell(reasonText(rejection)))}`,
+  ].join(',');
+  const empty = body.slice(1).trim() === '';
+  return `${body}${empty ? '' : ','}${meta}}\n`;
+}
+
 /** Puts a CSV row's cells under the header by column name; returns the row's text for _raw otherwise. */
 function placeCells(
   row: SourceRow | undefined,
@@ -132,7 +150,7 @@ function placeCells(
 ): string | undefined {
   if (!row) return undefined;
   if (row.kind === 'malformed') return row.raw;
-  if (row.kind === 'json') return JSON.stringify(row.value);
+  if (row.kind === 'json') return row.text;
   const names = row.source.header ?? [];
   if (names === header) {
     for (let i = 0; i < header.length; i++) out[i] = row.cells[i] ?? '';

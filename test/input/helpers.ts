@@ -21,9 +21,13 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Rows without their shared `source`, for compact equality checks. */
+/** Rows without their shared `source` (and a JSON row's line text), for compact equality checks. */
 export function strip(rows: SourceRow[]): Array<Record<string, unknown>> {
-  return rows.map(({ source: _source, ...rest }) => rest);
+  return rows.map(({ source: _source, ...rest }) => {
+    if (rest.kind !== 'json') return rest;
+    const { text: _text, ...value } = rest;
+    return value;
+  });
 }
 
 export type Token =

@@ -24,6 +24,13 @@ describe('readRows on JSON lines', () => {
     expect(rows[0]!.source).toEqual({ file, format: 'jsonl', encoding: 'utf-8' });
   });
 
+  it('keeps each line as it came, for the rejects file (issue 24)', async () => {
+    const lines = ['{"__proto__":{"x":1},"n":12345678901234567890}', ' {"b":1,"2":2}  '];
+    const file = tempFile('kept.jsonl', `${lines[0]}\r\n${lines[1]}\n`);
+    const rows = await collect(readRows(file));
+    expect(rows.map((row) => (row.kind === 'json' ? row.text : row.kind))).toEqual(lines);
+  });
+
   it('reports invalid JSON and non-objects with their line and goes on', async () => {
     const file = tempFile('mixed.ndjson', '{"a":1}\n{"a":\n[1,2]\n42\nnull\n{"a":2}');
     const rows = await collect(readRows(file));

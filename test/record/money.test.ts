@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromMinorUnits, parseAmount, roundToMinor, toMinorUnits } from '../../src/record/money.js';
+import {
+  exactAmountLimit,
+  fromMinorUnits,
+  isExactAmount,
+  parseAmount,
+  roundToMinor,
+  toMinorUnits,
+} from '../../src/record/money.js';
 
 describe('parseAmount, decimal inferred', () => {
   it.each([
@@ -145,9 +152,45 @@ describe('parseAmount, JSON numbers', () => {
     expect(parseAmount(value)).toEqual({ ok: true, value });
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY])('%d is invalid', (value) => {
-    expect(parseAmount(value)).toMatchObject({ ok: false, reason: 'invalid number' });
+  it('NaN is invalid', () => {
+    expect(parseAmount(Number.NaN)).toMatchObject({ ok: false, reason: 'invalid number' });
   });
+
+  it('Infinity (a JSON 1e400) is too large', () => {
+    expect(parseAmount(JSON.parse('1e400'))).toMatchObject({ ok: false, reason: 'amount too large' });
+  });
+});
+
+describe('amounts past what a double holds (issue 24)', () => {
+  it.each([`1${'0'.repeat(309)}`, `-1${'0'.repeat(400)}.50`, `€1${'0'.repeat(309)}`])(
+    'a string that parses to Infinity is too large, not an amount',
+    (raw) => {
+      const result = parseAmount(raw);
+      expect(result).toMatchObject({ ok: false, reason: 'amount too large' });
+      expect(result.ok === false && result.message).toMatch(
+        /^"-?€?10{70,}…" is too large to be an amount\.$/,
+      );
+    },
+  );
+
+  it.each([
+    ['EUR', '90071992547409.91'],
+    ['JPY', '9007199254740991'],
+    ['KWD', '9007199254740.991'],
+  ])('%s is exact in minor units up to %s', (currency, text) => {
+    expect(exactAmountLimit(currency)).toBe(text);
+    const limit = Number(text);
+    expect(isExactAmount(limit, currency)).toBe(true);
+    expect(isExactAmount(-limit, currency)).toBe(true);
+    expect(isExactAmount(limit * 1.001, currency)).toBe(false);
+  });
+
+  it.each([1e307, -1e307, Number.POSITIVE_INFINITY, Number.NaN])(
+    '%d EUR is not an amount to send',
+    (value) => {
+      expect(isExactAmount(value, 'EUR')).toBe(false);
+    },
+  );
 });
 
 describe('roundToMinor / toMinorUnits / fromMinorUnits', () => {

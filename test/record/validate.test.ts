@@ -263,10 +263,10 @@ describe('ids from JSON numbers', () => {
       currency: undefined,
       allowNegative: false,
     });
-    const check = (id: number) =>
-      v.check(
-        v.candidate({ kind: 'json', source, line: 1, value: { id, v: 'a', t: 1710405000, c: 'EUR', x: 1 } }),
-      );
+    const check = (id: number) => {
+      const value = { id, v: 'a', t: 1710405000, c: 'EUR', x: 1 };
+      return v.check(v.candidate({ kind: 'json', source, line: 1, value, text: JSON.stringify(value) }));
+    };
     expect(check(88121)).toMatchObject({ ok: true, record: { conversionId: '88121' } });
     const big = check(JSON.parse('12345678901234567890'));
     expect(big.ok).toBe(false);

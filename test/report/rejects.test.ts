@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { JsonLineSplitter } from '../../src/input/jsonl.js';
 import type { SourceInfo } from '../../src/input/types.js';
 import type { Rejection } from '../../src/report/rejection.js';
 import { csvCell, defuseCell, openRejects } from '../../src/report/rejects.js';
@@ -108,5 +109,68 @@ describe('openRejects', () => {
     const file = path.join(dir, 'never.csv');
     await openRejects(file).close();
     expect(() => statSync(file)).toThrow();
+  });
+});
+
+describe('a JSON line in the rejects file is the line as it came (issue 24)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rejects-json-'));
+  const jsonSource: SourceInfo = { file: 'in.jsonl', format: 'jsonl', encoding: 'utf-8' };
+  const deep = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+  const lines = [
+    '{"__proto__":{"x":1},"id":"1"}',
+    '{"id":12345678901234567890,"v":1e400,"b":1,"2":2}',
+    `{"id":"3","deep":${deep}}`,
+    ' { } ',
+    '{"_file":"mine","x":"\\u001b"}',
+  ];
+
+  async function rejected(extension: string): Promise<string> {
+    const splitter = new JsonLineSplitter(jsonSource, 1 << 20);
+    splitter.write(Buffer.from(`${lines.join('\n')}\n`));
+    splitter.end();
+    const file = path.join(dir, `rejects.${extension}`);
+    const writer = openRejects(file);
+    for (const row of splitter.rows) {
+      await writer.write({
+        file: 'in.jsonl',
+        line: row.line,
+        stage: 'invalid',
+        row,
+        issues: [{ column: 'v', value: '', reason: 'missing value', message: 'no value' }],
+      });
+    }
+    await writer.close();
+    return readFileSync(file, 'utf8');
+  }
+
+  it('JSON lines: every member kept as written (__proto__, digits, key order, depth), ours appended', async () => {
+    const meta = (line: number) => `"_file":"in.jsonl","_line":${line},"_reason":"v: no value"}`;
+    expect((await rejected('jsonl')).split('\n')).toEqual([
+      `{"__proto__":{"x":1},"id":"1",${meta(1)}`,
+      `{"id":12345678901234567890,"v":1e400,"b":1,"2":2,${meta(2)}`,
+      `{"id":"3","deep":${deep},${meta(3)}`,
+      `{${meta(4)}`,
+      `{"_file":"mine","x":"\\u001b",${meta(5)}`,
+      '',
+    ]);
+  });
+
+  it('each line is JSON whose _file, _line and _reason are ours', async () => {
+    for (const line of (await rejected('jsonl')).trim().split('\n')) {
+      const parsed = JSON.parse(line);
+      expect(parsed._file).toBe('in.jsonl');
+      expect(parsed._reason).toBe('v: no value');
+    }
+  });
+
+  it('CSV: _raw holds the line as it came', async () => {
+    const raws = (await rejected('csv'))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((row) => row.slice(0, row.lastIndexOf(',in.jsonl,')));
+    expect(
+      raws.map((cell) => (cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell)),
+    ).toEqual(lines);
   });
 });

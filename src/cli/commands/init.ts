@@ -23,6 +23,7 @@ import {
 import { detectJsonPreset, detectPreset } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
 import { createRowChecker, headerMatcher, type RowOutcome } from '../../pipeline/checked-rows.js';
+import { escapeControls, quote } from '../../quote.js';
 import { createDatetimeParser } from '../../record/datetime.js';
 import { type ConversionRecord, type RecordField, recordFields } from '../../record/fields.js';
 import { canonicalZone } from '../../record/zone.js';
@@ -385,12 +386,16 @@ export function columnSamples(rows: readonly SourceRow[]): ColumnSample[] {
   });
 }
 
-function flatten(value: Record<string, unknown>, prefix = '', out = new Map<string, string>()) {
+/** How deep init looks into a JSON line for columns: no export nests its fields further. */
+const FLATTEN_DEPTH = 16;
+
+/** Scalars by dotted path, at most FLATTEN_DEPTH levels down: a line nested 5,000 deep must not overflow the stack (issue 24). */
+function flatten(value: Record<string, unknown>, prefix = '', out = new Map<string, string>(), depth = 0) {
   for (const [key, inner] of Object.entries(value)) {
     const name = prefix ? `${prefix}.${key}` : key;
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner))
-      flatten(inner as Record<string, unknown>, name, out);
-    else if (typeof inner === 'string' || typeof inner === 'number') out.set(name, String(inner).trim());
+    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+      if (depth + 1 < FLATTEN_DEPTH) flatten(inner as Record<string, unknown>, name, out, depth + 1);
+    } else if (typeof inner === 'string' || typeof inner === 'number') out.set(name, String(inner).trim());
   }
   return out;
 }
@@ -434,7 +439,7 @@ function specOf(candidate: Candidate, isJson: boolean): FieldSpec {
 
 function describe(candidate: Candidate | undefined): string {
   if (!candidate) return '-';
-  return `${candidate.columns.map((c) => JSON.stringify(c)).join(' + ')} (${candidate.evidence})`;
+  return `${candidate.columns.map((c) => quote(c, 200)).join(' + ')} (${candidate.evidence})`;
 }
 
 /** Per field: the choice, the runner-up and a sample value, as a table. */
@@ -452,7 +457,13 @@ function guessTable(
         : field === 'conversionCurrency' && currency
           ? `${currency} (from the value column's header)`
           : 'none found';
-    return [field + (review ? ' (review)' : ''), chosen, describe(runnerUp), choice?.sample ?? ''];
+    // The sample is a cell: an ESC in it must not act on the terminal (issue 24).
+    return [
+      field + (review ? ' (review)' : ''),
+      chosen,
+      describe(runnerUp),
+      escapeControls(choice?.sample ?? ''),
+    ];
   });
   const table = [['field', 'column', 'runner-up', 'sample'], ...rows];
   const widths = [0, 1, 2].map((i) => Math.min(48, Math.max(...table.map((r) => r[i]!.length))));
