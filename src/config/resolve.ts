@@ -141,6 +141,11 @@ export function resolveSettings(input: ResolveInput): Resolved {
     format,
     encoding: flags.encoding ?? config.encoding,
     transform: config.transform,
+    limits: {
+      maxRowBytes: config.maxRowBytes ?? defaults.limits.maxRowBytes,
+      maxGzipRatio: config.maxGzipRatio ?? defaults.limits.maxGzipRatio,
+      maxRejects: config.maxRejects ?? defaults.limits.maxRejects,
+    },
   };
   return { settings, warnings, stateFrom: state.from };
 }

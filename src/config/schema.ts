@@ -334,6 +334,15 @@ export const configSchema = z
     state: z.string().min(1).optional(),
     /** A file holding the PostgreSQL ledger's password (relative to the config file), instead of the URL. */
     statePasswordFile: z.string().min(1).optional(),
+    /** The longest CSV row or JSON line in bytes (default 1 MiB); a longer row above the header ends the run. */
+    maxRowBytes: positiveInt
+      .min(1024)
+      .max(512 * 1024 * 1024)
+      .optional(),
+    /** How many times its compressed size a gzip input may inflate to, past its first 16 MiB (default 100). */
+    maxGzipRatio: z.number().min(1).finite().optional(),
+    /** Rows written to the rejects file at most (default 100,000); later rejected rows are only counted. */
+    maxRejects: z.number().int().min(0).optional(),
     /** JS configs only: a last say over each mapped candidate. */
     transform: z.custom<(row: Record<string, unknown>) => unknown>((v) => typeof v === 'function').optional(),
   })

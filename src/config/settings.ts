@@ -53,6 +53,24 @@ export interface Settings {
   encoding: string | undefined;
   /** From a JS config: a last say over each mapped candidate. */
   transform: ((row: Record<string, unknown>) => unknown) | undefined;
+  /** What one input may cost at most (config `maxRowBytes`, `maxGzipRatio`, `maxRejects`). */
+  limits: Limits;
+}
+
+/**
+ * Bounds on what an input may cost, so that a hostile or broken file ends with a message instead of
+ * running for ever or filling the disk (issue 24). Each is a config key of the same name.
+ */
+export interface Limits {
+  /**
+   * The longest CSV row or JSON line, in bytes. A longer data row is invalid and the run goes on; a longer
+   * row above the header (the header line itself, a preamble line, the first JSON line) ends the run.
+   */
+  maxRowBytes: number;
+  /** A gzip input may inflate to this many times the compressed bytes read (past the first 16 MiB). */
+  maxGzipRatio: number;
+  /** Rows written to the rejects file at most; later rejections are counted, not written. */
+  maxRejects: number;
 }
 
 export const defaults = {
@@ -64,4 +82,10 @@ export const defaults = {
   /** 2000-01-01T00:00:00Z: earlier conversion times are placeholders (`01/01/1970`) or typos. */
   earliestMs: 946_684_800_000,
   futureMs: 24 * 3_600_000,
+  limits: {
+    maxRowBytes: 1024 * 1024,
+    /** Exports compress 5-50 times (46 for 60 columns of zeros); a bomb of repeated rows, 300 and more. */
+    maxGzipRatio: 100,
+    maxRejects: 100_000,
+  } satisfies Limits,
 } as const;

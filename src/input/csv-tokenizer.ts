@@ -21,6 +21,11 @@ export interface CsvTokenSink {
   /** `cells` is a fresh array the sink may keep. */
   onRecord(cells: string[], line: number): void;
   onMalformed(line: number, reason: 'malformed CSV' | 'field too large', message: string, raw: string): void;
+  /**
+   * The record starting on `line` has just passed maxRecordBytes, before its end is seen (which may never
+   * come: a file without line breaks). It is still reported through onMalformed when it ends.
+   */
+  onOversized?(line: number): void;
 }
 
 export interface CsvTokenizerOptions {
@@ -211,7 +216,7 @@ export class CsvTokenizer {
         this.sink.onMalformed(
           this.recordLine,
           'field too large',
-          `the row is larger than ${this.maxRecordBytes} bytes (maxFieldBytes); a quote may be missing`,
+          `the row is larger than ${this.maxRecordBytes} bytes (maxRowBytes); a quote may be missing`,
           raw,
         );
       }
@@ -233,6 +238,7 @@ export class CsvTokenizer {
     this.oversized = true;
     this.cells = [];
     this.parts.length = 0;
+    this.sink.onOversized?.(this.recordLine);
   }
 
   private keepRawHead(buf: Buffer): void {

@@ -26,7 +26,12 @@ export async function* readCsvRows(
   options: CsvReadOptions,
 ): AsyncGenerator<SourceRow, void, undefined> {
   source.delimiter = options.delimiter;
-  const collector = new CsvRowCollector(source, options.isHeader ?? (() => true), options.expectedHeader);
+  const collector = new CsvRowCollector(
+    source,
+    options.isHeader ?? (() => true),
+    options.expectedHeader,
+    options.maxFieldBytes,
+  );
   const tokenizer = new CsvTokenizer(collector, {
     delimiter: options.delimiter,
     maxRecordBytes: options.maxFieldBytes,
@@ -61,10 +66,28 @@ class CsvRowCollector implements CsvTokenSink {
   constructor(
     source: SourceInfo,
     isHeader: HeaderTest,
-    private readonly expectedHeader?: string,
+    private readonly expectedHeader: string | undefined,
+    private readonly maxRowBytes: number,
   ) {
     this.source = source;
     this.isHeader = isHeader;
+  }
+
+  /**
+   * Above the header, a row past the bound ends the read at once: its end may never come (`/dev/zero`, a
+   * file without line breaks was read for ever, issue 24), and no header is in it anyway.
+   */
+  onOversized(line: number): void {
+    if (this.headerFound) return;
+    const file = this.source.file;
+    throw new ConfigError(
+      `${file}:${line}: no header row: the row starting on line ${line} runs past ${this.maxRowBytes} bytes (maxRowBytes) without ending; stopped reading`,
+      {
+        hint:
+          'is it a CSV export? A header is one line of column names; this file has no line break where one ' +
+          'should be (or a quote that never closes). If its header really is longer, raise maxRowBytes in the config',
+      },
+    );
   }
 
   onRecord(cells: string[], line: number): void {

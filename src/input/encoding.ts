@@ -78,7 +78,32 @@ function detectUtf16ByNuls(head: Uint8Array): TextEncodingName | undefined {
   // ASCII text in UTF-16 has a NUL in every other byte; non-Latin text lowers the ratio.
   if (oddNuls >= pairs * 0.5 && evenNuls <= pairs * 0.1) return 'utf-16le';
   if (evenNuls >= pairs * 0.5 && oddNuls <= pairs * 0.1) return 'utf-16be';
+  // Mostly CJK text has few ASCII characters, but a CSV has its delimiters, digits and line breaks, each with
+  // a NUL on the same side; UTF-8 and single-byte text have none. A code unit ending in 00 (U+3000, U+4E00)
+  // puts some on the other side. Such a file was read as windows-1252 (issue 24).
+  const minimum = Math.max(4, pairs * 0.02);
+  if (oddNuls >= minimum && evenNuls * 2 <= oddNuls && readsAsUtf16(head, 'utf-16le')) return 'utf-16le';
+  if (evenNuls >= minimum && oddNuls * 2 <= evenNuls && readsAsUtf16(head, 'utf-16be')) return 'utf-16be';
   return undefined;
+}
+
+/**
+ * Whether the first bytes are UTF-16 text: no unpaired surrogate (a cut at the end allowed), and every
+ * ASCII code unit printable or a tab or line break. Binary data with NULs has control characters there.
+ */
+function readsAsUtf16(head: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): boolean {
+  const sample = head.subarray(0, Math.min(head.length, NUL_SAMPLE_BYTES) & ~1);
+  let text: string;
+  try {
+    text = new TextDecoder(encoding, { fatal: true }).decode(sample, { stream: true });
+  } catch {
+    return false;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) return false;
+  }
+  return true;
 }
 
 /** The chunks re-encoded as UTF-8, BOM removed. Characters split across chunks are kept whole. */

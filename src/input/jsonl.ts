@@ -81,6 +81,7 @@ export class JsonLineSplitter {
   private startDiscarding(pieces: Buffer[]): void {
     this.tooLong = true;
     this.rawHead = Buffer.concat(pieces).subarray(0, RAW_BYTES);
+    if (!this.seenContent) this.rejectLongFirstLine(this.rawHead);
     this.parts = [];
     this.partsBytes = 0;
   }
@@ -104,7 +105,7 @@ export class JsonLineSplitter {
       this.rawHead = undefined;
       this.malformed(
         'line too long',
-        `the line is longer than ${this.maxLineBytes} bytes (maxFieldBytes)`,
+        `the line is longer than ${this.maxLineBytes} bytes (maxRowBytes)`,
         raw,
       );
       return;
@@ -138,6 +139,23 @@ export class JsonLineSplitter {
       value: value as Record<string, unknown>,
       text,
     });
+  }
+
+  /**
+   * A first line past the bound ends the read at once: its end may never come (a file without line breaks
+   * was read for ever, issue 24), and it is rarely one big record: more often a whole JSON array on one line.
+   */
+  private rejectLongFirstLine(head: Buffer): never {
+    const file = this.source.file;
+    const array = head.toString('utf8').trimStart().startsWith('[');
+    throw new ConfigError(
+      `${file}:${this.line}: the first line runs past ${this.maxLineBytes} bytes (maxRowBytes) without ending; stopped reading`,
+      {
+        hint: array
+          ? "it starts like a JSON array on one line: convert it to JSON lines, one object per line, e.g. jq -c '.[]' in.json > out.jsonl"
+          : 'JSON lines hold one object per line; if a line really is longer, raise maxRowBytes in the config',
+      },
+    );
   }
 
   /** A `.json` array or a pretty-printed object would give one useless error per line. */

@@ -15,7 +15,13 @@ export interface OpenOptions {
   stdin?: NodeJS.ReadableStream;
   /** Aborting ends the byte stream quietly (the caller decides what an abort means). */
   signal?: AbortSignal;
+  /** Gzip: inflated bytes per compressed byte read, at most, once past GZIP_GRACE_BYTES. Default 100. */
+  maxGzipRatio?: number;
 }
+
+/** Inflated bytes never checked against maxGzipRatio: a small file costs little whatever its ratio. */
+export const GZIP_GRACE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_GZIP_RATIO = 100;
 
 /** True when the bytes start with the gzip magic number 1f 8b. */
 export function isGzip(head: Uint8Array): boolean {
@@ -38,7 +44,7 @@ export async function* openBytes(
     yield* raw.chunks;
     return;
   }
-  yield* gunzip(raw.chunks, file, options.signal);
+  yield* gunzip(raw.chunks, file, options);
 }
 
 async function* sourceBytes(file: string, options: OpenOptions): AsyncGenerator<Buffer, void, undefined> {
@@ -86,17 +92,50 @@ function readError(file: string, error: unknown): ConfigError {
 async function* gunzip(
   chunks: AsyncIterable<Buffer>,
   file: string,
-  signal: AbortSignal | undefined,
+  options: OpenOptions,
 ): AsyncGenerator<Buffer, void, undefined> {
+  const { signal } = options;
+  const maxRatio = options.maxGzipRatio ?? DEFAULT_MAX_GZIP_RATIO;
   const inflate = createGunzip({ chunkSize: CHUNK_BYTES });
+  const read = { bytes: 0 };
   // pipeline forwards a read error from the source into `inflate`, so one catch sees both.
-  pipeline(Readable.from(chunks, { objectMode: false }), inflate, () => {});
+  pipeline(Readable.from(counted(chunks, read), { objectMode: false }), inflate, () => {});
+  let inflated = 0;
   try {
-    for await (const chunk of inflate) yield chunk as Buffer;
+    for await (const chunk of inflate) {
+      inflated += (chunk as Buffer).length;
+      // A 0.6 MB file of repeated rows inflated to 6.2M rows, and a 1.26 GB rejects file (issue 24).
+      if (inflated > GZIP_GRACE_BYTES && inflated > read.bytes * maxRatio) {
+        inflate.destroy();
+        throw gzipRatioError(file, read.bytes, inflated, maxRatio);
+      }
+      yield chunk as Buffer;
+    }
   } catch (error) {
     if (signal?.aborted === true) return;
     if (isRevimportError(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new ConfigError(`${file}: corrupt gzip data (${message})`, { cause: error });
   }
+}
+
+async function* counted(
+  chunks: AsyncIterable<Buffer>,
+  read: { bytes: number },
+): AsyncGenerator<Buffer, void, undefined> {
+  for await (const chunk of chunks) {
+    read.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
+function gzipRatioError(file: string, read: number, inflated: number, maxRatio: number): ConfigError {
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return new ConfigError(
+    `${file}: the gzip data inflates more than ${maxRatio} times (maxGzipRatio): ${mib(read)} read became ` +
+      `${mib(inflated)}; stopped reading (a decompression bomb, or an export of rows repeated over and over)`,
+    {
+      hint: `if the file is genuine, raise maxGzipRatio in the config (now ${maxRatio}), or gunzip it and read the plain file`,
+    },
+  );
 }

@@ -6,6 +6,7 @@ import { peek } from './chunks.js';
 import { readCsvRows } from './csv.js';
 import { detectEncoding, ENCODING_SAMPLE_BYTES, normalizeEncoding, toUtf8 } from './encoding.js';
 import { readJsonRows } from './jsonl.js';
+import { describeNotText } from './not-text.js';
 import { openBytes } from './open.js';
 import { detectFormat, type InputFormat, parseDelimiter, sniffDelimiter } from './sniff.js';
 import type { HeaderTest, SourceInfo, SourceRow } from './types.js';
@@ -29,8 +30,13 @@ export interface ReadOptions {
   expectedHeader?: string;
   /** Read when `file` is `-`. */
   stdin?: NodeJS.ReadableStream;
-  /** Bound on one CSV row or JSON line; a bigger one becomes a MalformedRow. Default 1 MiB. */
+  /**
+   * Bound on one CSV row or JSON line; a bigger one becomes a MalformedRow, and one above the CSV header (or a
+   * first JSON line) ends the read with a ConfigError. Default 1 MiB.
+   */
   maxFieldBytes?: number;
+  /** A gzip input may inflate to this many times the compressed bytes read, past its first 16 MiB. Default 100. */
+  maxGzipRatio?: number;
   /** Non-fatal notes, e.g. the windows-1252 fallback. Default: dropped. */
   onWarning?: (message: string) => void;
   /** Aborting ends the iteration quietly after the current chunk. */
@@ -61,6 +67,8 @@ export async function* readRows(
   const bytes = await peek(openBytes(file, options), ENCODING_SAMPLE_BYTES);
   let close = bytes.close;
   try {
+    const notText = describeNotText(bytes.head, bytes.ended);
+    if (notText) throw new ConfigError(`${file}: ${notText.what}`, { hint: notText.hint });
     let encoding = givenEncoding;
     if (encoding === undefined) {
       const detected = detectEncoding(bytes.head, bytes.ended);

@@ -29,7 +29,9 @@ const INSERT_CHUNK = 10_000;
  */
 export async function openLookup(
   mapping: WrittenMapping | undefined,
-  read: Pick<ReadOptions, 'encoding' | 'signal'> & { path?: string | undefined },
+  read: Pick<ReadOptions, 'encoding' | 'signal' | 'maxFieldBytes' | 'maxGzipRatio'> & {
+    path?: string | undefined;
+  },
 ): Promise<OpenedLookup | undefined> {
   const columns = lookupColumns(mapping);
   const spec = mapping?.lookup;

@@ -148,6 +148,8 @@ export async function runPipeline(
       // The lookup file's encoding is detected on its own: the inputs' --encoding is not its.
       path: settings.lookupPath,
       signal: deps.signal,
+      maxFieldBytes: settings.limits.maxRowBytes,
+      maxGzipRatio: settings.limits.maxGzipRatio,
     });
     if (lookup && lookup.conflicts > 0) {
       const message =
@@ -237,6 +239,8 @@ export async function runPipeline(
         stdin: deps.stdin,
         signal: deps.signal,
         onWarning: hooks.onWarning,
+        maxFieldBytes: settings.limits.maxRowBytes,
+        maxGzipRatio: settings.limits.maxGzipRatio,
       });
       for await (const row of rows) {
         sourceRows++;

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { suggestionLines } from '../../src/config/write-yaml.js';
 import { fixtureInputs, root, runCli, tempDir } from '../helpers/cli.js';
+import { xlsxArchive } from '../helpers/zip.js';
 
 interface Expected {
   mirrors: string;
@@ -157,5 +158,19 @@ describe('init on what a preset says about the sample', () => {
     expect(init.code).toBe(2);
     expect(init.stderr).toMatch(/is not a Shopify orders export.*abandoned-checkouts export/);
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  // Issue 24 item 13: it said "no header row / wrong delimiter" and wrote an empty config.
+  it('an Excel workbook renamed .csv: exit 2, says it is a workbook and how to save CSV, no config', async () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, 'orders.csv'), xlsxArchive());
+    const init = await runCli(['init', 'orders.csv'], { cwd });
+    expect(init.code).toBe(2);
+    expect(init.stderr).toMatch(/orders\.csv: is an Excel workbook \(\.xlsx\), not CSV or JSON-lines text/);
+    expect(init.stderr).toMatch(/hint: open it in Excel.*save it as CSV/);
+    expect(readdirSync(cwd)).toEqual(['orders.csv']);
+    const push = await runCli(['push', 'orders.csv', '--check', '--preset', 'shopify'], { cwd });
+    expect(push.code).toBe(2);
+    expect(push.stderr).toMatch(/orders\.csv: is an Excel workbook/);
   });
 });

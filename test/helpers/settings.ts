@@ -33,6 +33,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     format: undefined,
     encoding: undefined,
     transform: undefined,
+    limits: defaults.limits,
     ...rest,
   };
 }

@@ -62,7 +62,7 @@ describe('readRows on JSON lines', () => {
         kind: 'malformed',
         line: 2,
         reason: 'line too long',
-        message: 'the line is longer than 1000 bytes (maxFieldBytes)',
+        message: 'the line is longer than 1000 bytes (maxRowBytes)',
         raw: `{"blob":"${'z'.repeat(191)}`,
       },
       { kind: 'json', line: 3, value: { a: 2 } },

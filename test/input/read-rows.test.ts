@@ -168,7 +168,7 @@ describe('readRows on CSV', () => {
         kind: 'malformed',
         line: 2,
         reason: 'field too large',
-        message: 'the row is larger than 100 bytes (maxFieldBytes); a quote may be missing',
+        message: 'the row is larger than 100 bytes (maxRowBytes); a quote may be missing',
         raw: `1,${'y'.repeat(198)}`,
       },
       { kind: 'csv', line: 3, cells: ['2', 'small'] },

@@ -105,6 +105,32 @@ describe('openRejects', () => {
     });
   });
 
+  // Issue 24: a 0.6 MB gzip of one duplicated row wrote a 1.26 GB rejects file.
+  it.each(['capped.csv', 'capped.jsonl'])(
+    '%s: past maxRows, rejections are counted, not written',
+    async (name) => {
+      const file = path.join(dir, name);
+      const writer = openRejects(file, { maxRows: 3 });
+      for (let line = 2; line < 12; line++)
+        await writer.write(rejection([`A-${line}`, 'x', ''], line, 'bad'));
+      await writer.close();
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      const header = name.endsWith('.csv') ? 1 : 0;
+      expect(lines).toHaveLength(3 + header);
+      expect(lines.at(-1)).toMatch(/A-4/);
+      expect([writer.count, writer.dropped]).toEqual([10, 7]);
+    },
+  );
+
+  it('without maxRows, every rejection is written', async () => {
+    const file = path.join(dir, 'all.jsonl');
+    const writer = openRejects(file);
+    for (let line = 2; line < 12; line++) await writer.write(rejection([`A-${line}`, 'x', ''], line, 'bad'));
+    await writer.close();
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(10);
+    expect(writer.dropped).toBe(0);
+  });
+
   it('creates no file when nothing is rejected', async () => {
     const file = path.join(dir, 'never.csv');
     await openRejects(file).close();

@@ -373,11 +373,17 @@ export function columnSamples(rows: readonly SourceRow[]): ColumnSample[] {
     }
   };
   const header = data.find((r) => r.kind === 'csv')?.source.header ?? [];
+  // A name's first position, from one pass: `header.indexOf` per name made a 100,000-column header cost
+  // 5 billion comparisons (issue 24).
+  const position = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (!position.has(name)) position.set(name, i);
+  });
   for (const name of header) if (name !== '') add(name);
   const flat = data.map((row) => (row.kind === 'json' ? flatten(row.value) : undefined));
   for (const values of flat) if (values) for (const name of values.keys()) add(name);
   return names.map((name) => {
-    const index = header.indexOf(name);
+    const index = position.get(name) ?? -1;
     const cells = data.map((row, i) => {
       if (row.kind === 'csv') return (index >= 0 ? row.cells[index] : undefined)?.trim() ?? '';
       return flat[i]?.get(name) ?? '';

@@ -379,7 +379,9 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   }
   const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
   for (const warning of prepared.warnings) progress.warn(warning);
-  const rejects = settings.rejectsPath ? openRejects(settings.rejectsPath) : undefined;
+  const rejects = settings.rejectsPath
+    ? openRejects(settings.rejectsPath, { maxRows: settings.limits.maxRejects })
+    : undefined;
   const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
   const checkOnly: RunOptions = { files: run.files, check: true, resend: false };
   const exitCodeOf = (summary: Summary) => exitCodeOfRun(summary, run, settings, context);
@@ -437,12 +439,16 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   };
 
   let summary: Summary;
+  let capped: string | undefined;
   try {
     summary = await produce();
   } finally {
+    capped = rejects && rejectsCapWarning(settings, rejects);
+    if (capped) progress.warn(capped);
     progress.stop();
     await rejects?.close();
   }
+  if (capped) summary.warnings.push(capped);
   // --check: exit 2 before 1, after the rows' report, so the user sees both at once.
   if (run.deliveryProblem && !context.signal.aborted) {
     throw Object.assign(run.deliveryProblem, { summary } satisfies ErrorWithSummary);
@@ -470,10 +476,23 @@ function exitCodeOfRun(
   return exitCodeFor(summary, allowed);
 }
 
+/** What the rejects file left out, when it reached maxRejects: the run goes on, the file stops growing. */
+function rejectsCapWarning(settings: Settings, rejects: RejectsWriter): string | undefined {
+  if (rejects.dropped === 0) return undefined;
+  const max = settings.limits.maxRejects;
+  return (
+    `${settings.rejectsPath}: the rejects file holds its limit of ${max} rows (maxRejects); ` +
+    `${rejects.dropped} more rejected rows are counted in the summary but not written (raise maxRejects in the config to keep them)`
+  );
+}
+
 function withoutInvalid(writer: RejectsWriter): RejectsWriter {
   return {
     get count() {
       return writer.count;
+    },
+    get dropped() {
+      return writer.dropped;
     },
     // The check pass wrote the invalid and not-revenue rows already.
     write: (rejection) =>
