@@ -37,7 +37,7 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
       await sql.unsafe(`SELECT pg_advisory_xact_lock(hashtext('revimport ledger copy'))`);
       const counts = { targets: 0, runs: 0, records: 0, outstanding: 0, batches: 0 };
       const targetIds = new Map<number, number>();
-      for (const row of db.prepare('SELECT * FROM targets ORDER BY id').all() as TargetRow[]) {
+      for (const row of retain(db.prepare('SELECT * FROM targets ORDER BY id')).all() as TargetRow[]) {
         // A target is a URL and an account (schema 4); one not resolved to an account yet (NULL) is found
         // by its key's fingerprint, so that a second copy does not add it again (NULLs never conflict).
         const [t] = await sql.unsafe(
@@ -54,7 +54,7 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
       }
       // Runs: a run copied before (same start, pid, command and files) is not copied twice.
       const runIds = new Map<number, number>();
-      for (const row of db.prepare('SELECT * FROM runs ORDER BY id').all() as RunDbRow[]) {
+      for (const row of retain(db.prepare('SELECT * FROM runs ORDER BY id')).all() as RunDbRow[]) {
         const [r] = await sql.unsafe(
           `WITH found AS (SELECT id FROM revimport.runs WHERE started_at = $3 AND pid = $8 AND command = $1
               AND files = $2),
@@ -82,9 +82,11 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
       const run = (id: number | null) => (id === null ? null : (runIds.get(id) ?? null));
 
       // Settled records (delivered, rejected) a per-record row does not shadow, in chunks.
-      const settled = db.prepare(
-        `SELECT r.* FROM records AS r WHERE NOT EXISTS (SELECT 1 FROM inflight AS i
+      const settled = retain(
+        db.prepare(
+          `SELECT r.* FROM records AS r WHERE NOT EXISTS (SELECT 1 FROM inflight AS i
           WHERE i.target_id = r.target_id AND i.key = r.key) ORDER BY r.target_id, r.key`,
+        ),
       );
       let chunk: RecordRow[] = [];
       const flush = async () => {
@@ -99,18 +101,18 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
 
       // Outstanding work, renumbered in its order (inflight.seq and batches.seq share one order), from
       // one number of the destination's sequence: outstanding() returns it in the order it had.
-      const inflight = db.prepare('SELECT * FROM inflight ORDER BY seq').all() as (RecordRow & {
+      const inflight = retain(db.prepare('SELECT * FROM inflight ORDER BY seq')).all() as (RecordRow & {
         seq: number;
       })[];
       // A pending body the destination knows already (copied before: its journal row, pending or settled,
       // or its records under its Idempotency-Key, moved there or delivered) is not copied again: a second
       // row would send the same body twice, to a server that may not deduplicate keys.
-      const pendingBatches = db
-        .prepare(
+      const pendingBatches = retain(
+        db.prepare(
           `SELECT b.*, bb.body FROM batches AS b JOIN batch_bodies AS bb ON bb.batch_id = b.id
           WHERE b.state = 'pending' ORDER BY b.seq`,
-        )
-        .all() as BatchRow[];
+        ),
+      ).all() as BatchRow[];
       const known = new Set<string>();
       if (pendingBatches.length > 0) {
         const found = await sql.unsafe(

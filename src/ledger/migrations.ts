@@ -189,7 +189,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
     const migration = migrations[version]!;
     db.exec(typeof migration === 'string' ? migration : migration.sql);
     // A rebuild with foreign keys off must leave every reference whole (SQLite's procedure, step 10).
-    if (typeof migration !== 'string' && db.prepare('PRAGMA foreign_key_check').all().length > 0) {
+    if (typeof migration !== 'string' && retain(db.prepare('PRAGMA foreign_key_check')).all().length > 0) {
       throw new Error(`ledger migration ${version + 1} left rows pointing at nothing`);
     }
     // user_version lives in the file header page, so it commits or rolls back with the DDL.

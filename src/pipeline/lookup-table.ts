@@ -121,12 +121,12 @@ export async function openLookup(
 
 /** Keys written on several rows with other cells: found on the index alone, then checked key by key. */
 function conflicts(db: Database.Database): number {
-  const repeated = db
-    .prepare('SELECT m, k FROM pairs GROUP BY m, k HAVING count(*) > 1')
+  // Statements retained: Node 24 aborts when one is garbage-collected (ledger/native.ts).
+  const repeated = retain(db.prepare('SELECT m, k FROM pairs GROUP BY m, k HAVING count(*) > 1'))
     .raw()
     .all() as Array<[number, string]>;
   if (repeated.length === 0) return 0;
-  const distinct = db.prepare('SELECT count(DISTINCT v) FROM pairs WHERE m = ? AND k = ?').pluck();
+  const distinct = retain(db.prepare('SELECT count(DISTINCT v) FROM pairs WHERE m = ? AND k = ?')).pluck();
   return repeated.filter(([m, k]) => (distinct.get(m, k) as number) > 1).length;
 }
 
