@@ -12,6 +12,14 @@ export function isControl(code: number): boolean {
   return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what it finds
+const controlPattern = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Where the first control character (isControl) of `text` is, or -1: one native search, for the row path. */
+export function firstControl(text: string): number {
+  return text.search(controlPattern);
+}
+
 /**
  * What must not reach a terminal raw: the controls, the line and paragraph separators, and the bidi
  * embeddings, overrides and isolates (they reorder the text shown after them).

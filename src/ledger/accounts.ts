@@ -4,6 +4,7 @@
 // push to it stops before sending and `revimport ledger assign` lets the user say.
 
 import { ConfigError } from '../errors.js';
+import { firstControl } from '../quote.js';
 import { targetLabel } from './target.js';
 import type { AccountRow } from './types.js';
 
@@ -93,8 +94,7 @@ export function chosenTargets(
 export function checkAccountName(name: string): string | undefined {
   if (name !== name.trim()) return 'must not start or end with spaces';
   if (name.length > 100) return 'must be at most 100 characters';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'must not hold control characters';
+  if (firstControl(name) >= 0) return 'must not hold control characters';
   return undefined;
 }
 

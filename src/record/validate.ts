@@ -3,7 +3,7 @@
 import { ConfigError } from '../errors.js';
 import type { SourceRow } from '../input/types.js';
 import type { BoundDeduction, BoundField, BoundMapping } from '../mapping/compile-mapping.js';
-import { codePointName, isControl, preview, quote } from '../quote.js';
+import { codePointName, firstControl, preview, quote } from '../quote.js';
 import { type Issue, maskEmail } from '../report/rejection.js';
 import { normalizeCurrency } from './currency.js';
 import { createDatetimeParser, type DatetimeParser, formatUtc } from './datetime.js';
@@ -543,13 +543,10 @@ function tooLarge(raw: unknown, currency: string): string {
  * value, where it splits or hides what it is stored in (issue 24). Undefined when there is none.
  */
 function controlCharacter(field: BoundField, text: string, shown = text): string | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (isControl(code)) {
-      return `${field.field} ${quote(shown)} holds the control character ${codePointName(code)} (character ${i + 1}): it cannot be sent`;
-    }
-  }
-  return undefined;
+  const at = firstControl(text);
+  if (at < 0) return undefined;
+  const code = text.charCodeAt(at);
+  return `${field.field} ${quote(shown)} holds the control character ${codePointName(code)} (character ${at + 1}): it cannot be sent`;
 }
 
 /** Why a required field has no value: an empty cell, or (with a JS transform that did not set it) no such column. */
