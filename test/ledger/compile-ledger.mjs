@@ -1,4 +1,4 @@
-// Transpiles src/ledger (and the modules it imports) to plain ESM in a folder, so a spawned
+// Transpiles src/ledger (and the modules it imports: errors, quote, record/fields) to plain ESM in a folder, so a spawned
 // child process or a benchmark can run the real ledger code: Node 20 cannot run .ts, and
 // dist/ may not be built. Type-stripping only (typescript's transpileModule), no checking.
 
@@ -13,6 +13,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export function compileLedger(outDir) {
   const sources = [
     join(root, 'src/errors.ts'),
+    join(root, 'src/quote.ts'),
     join(root, 'src/record/fields.ts'),
     ...readdirSync(join(root, 'src/ledger'))
       .filter((name) => name.endsWith('.ts'))
