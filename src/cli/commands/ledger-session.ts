@@ -210,19 +210,24 @@ async function holding<L extends LedgerStore>(
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const targetId = await ledger.target(target);
   const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)) };
+  // One clock for both ends: history's durationMs is exactly finishedAt - startedAt (issue 20).
+  const started = Date.now();
   const runId = await ledger.beginRun({
     command: run.command,
     files: run.files,
     targetId,
     keyFingerprint: target.keyFingerprint,
+    startedAt: started,
   });
-  const started = Date.now();
-  const finish = async (summary: Summary | undefined, code: number) =>
-    ledger.finishRun(runId, {
+  const finish = async (summary: Summary | undefined, code: number) => {
+    const finishedAt = Date.now();
+    await ledger.finishRun(runId, {
       counts: summary ? countsOf(summary) : {},
       exitCode: code,
-      durationMs: Date.now() - started,
+      durationMs: finishedAt - started,
+      finishedAt,
     });
+  };
   const thread = worker(ledger);
   try {
     const summary = await body({ ledger: thread ?? ledger, targetId, runId }, facts).then(
@@ -254,6 +259,7 @@ async function holding<L extends LedgerStore>(
 /** The counts a run records in the ledger's runs table (`revimport history`). */
 const countKeys = [
   'rowsRead',
+  'folded',
   'valid',
   'invalid',
   'skipped',
@@ -263,6 +269,10 @@ const countKeys = [
   'alreadySent',
   'changed',
   'retried',
+  'retriedSent',
+  'retriedRejected',
+  'retriedFailed',
+  'retriedPending',
   'failed',
   'pending',
   'notSent',
