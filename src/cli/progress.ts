@@ -123,7 +123,8 @@ export async function createProgress(
     },
     onInvalid(rejection) {
       if (rejection.stage === 'invalid') invalid++;
-      else rejected++;
+      // Refused by the server only: a failed body or a row changed since delivered is not a rejection.
+      else if (rejection.stage === 'rejected') rejected++;
     },
     onDelivered(count) {
       delivered += count;

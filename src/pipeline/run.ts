@@ -246,10 +246,11 @@ export async function runPipeline(
       });
       for await (const row of rows) {
         sourceRows++;
-        // Every data row counts as read, a line item folded into its order too (init counts the same).
+        const result = check(row);
+        // Every data row counts as read, a line item folded into its order too (init counts the same); only
+        // once checked: a row that ends the run (a file no preset reads) has no outcome to be counted in.
         summary.rowsRead++;
         if ((summary.rowsRead & 1023) === 0) hooks.onRowRead?.(summary.rowsRead);
-        const result = check(row);
         if (result === 'folded') {
           summary.folded++;
           continue;

@@ -16,6 +16,8 @@ const shopify = path.join(root, 'fixtures/presets/shopify/orders_export.csv');
 let receiver: Receiver;
 /** While true the receiver answers 503 to every request (a CRM that is down). */
 let down = false;
+/** Bodies whose first conversionId is at most this are answered 503 too. */
+let failUpTo = 0;
 let work: string;
 let state: string;
 let config: string;
@@ -23,11 +25,15 @@ let file: string;
 
 beforeEach(async () => {
   down = false;
+  failUpTo = 0;
   const outage: ScriptedResponse = { status: 503, body: '{"error":"down"}' };
   receiver = await startReceiver({
     apiKey: key,
     honourIdempotencyKey: false,
-    intercept: () => (down ? outage : undefined),
+    intercept: (elements) => {
+      const first = Number((elements?.[0] as { conversionId?: string } | undefined)?.conversionId);
+      return down || first <= failUpTo ? outage : undefined;
+    },
   });
   work = tempDir();
   state = path.join(work, 'ledger.db');
@@ -169,6 +175,18 @@ describe.skipIf(!hasScript)('the spinner (a pseudo-terminal)', () => {
     expect(run.frames.length).toBeGreaterThan(0);
     const over = run.frames.filter((frame) => counts(frame)[1]! > counts(frame)[0]!);
     expect(over).toEqual([]);
+  });
+
+  it('does not count records that failed (kept for the next run) as rejected', async () => {
+    writeFileSync(file, exportCsv({ to: 200 }));
+    // The first half fails, the second is delivered: each delivery redraws the counts.
+    failUpTo = 100;
+    receiver.setDelay(100);
+    const args = ['push', file, '-c', config, '--batch-size', '20', '--concurrency', '1', '--retries', '0'];
+    const run = await spinnerFrames(args);
+    expect(run.code).toBe(4);
+    expect(run.frames.length).toBeGreaterThan(0);
+    expect(run.frames.filter((frame) => !frame.includes(' delivered, 0 rejected,'))).toEqual([]);
   });
 
   it('shows records of earlier runs resent apart, as resent from earlier runs', async () => {
