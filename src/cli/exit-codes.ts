@@ -33,10 +33,11 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
  * invalid rows (the --max-invalid budget) are no reason for 1.
  */
 export function exitCodeFor(summary: Summary, allowedInvalid = 0): ExitCodeValue {
-  if (summary.failed > 0 || summary.pending > 0 || summary.notSent > 0) return ExitCode.deliveryFailed;
+  const outstanding = summary.failed + summary.pending + summary.notSent;
+  if (outstanding + summary.retriedFailed + summary.retriedPending > 0) return ExitCode.deliveryFailed;
   if (summary.aborted !== undefined) return ExitCode.partial;
-  if (summary.invalid > allowedInvalid || summary.rejected > 0 || summary.changed > 0)
-    return ExitCode.partial;
+  const refused = summary.rejected + summary.retriedRejected;
+  if (summary.invalid > allowedInvalid || refused > 0 || summary.changed > 0) return ExitCode.partial;
   return ExitCode.ok;
 }
 

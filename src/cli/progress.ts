@@ -48,6 +48,8 @@ export async function createProgress(
   const started = now();
   let rows = 0;
   let delivered = 0;
+  /** Records of earlier runs resent and delivered: shown apart, they are not rows read by this run. */
+  let resent = 0;
   let invalid = 0;
   let rejected = 0;
   const line = (text: string) => io.stderr.write(`${text}\n`);
@@ -90,7 +92,8 @@ export async function createProgress(
       return;
     }
     const seconds = Math.max((now() - started) / 1000, 0.001);
-    spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid, ${Math.round(rows / seconds)} rows/s`;
+    const earlier = resent > 0 ? `, ${resent} resent from earlier runs` : '';
+    spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid${earlier}, ${Math.round(rows / seconds)} rows/s`;
   };
   // Messages above the spinner must not be overwritten by it.
   const say = (text: string) => {
@@ -120,10 +123,15 @@ export async function createProgress(
     },
     onInvalid(rejection) {
       if (rejection.stage === 'invalid') invalid++;
-      else rejected++;
+      // Refused by the server only: a failed body or a row changed since delivered is not a rejection.
+      else if (rejection.stage === 'rejected') rejected++;
     },
     onDelivered(count) {
       delivered += count;
+      update();
+    },
+    onResentDelivered(count) {
+      resent += count;
       update();
     },
     onRequest(info) {

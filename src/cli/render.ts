@@ -19,6 +19,42 @@ export function summaryJson(summary: Summary): Record<string, unknown> {
   return { ...rest, presets, ...(aborted === undefined ? {} : { aborted }), check };
 }
 
+/** `101 rows read, 50 orders (51 line-item rows folded into them)`: init counts rows the same way. */
+function rowsRead(summary: Summary): string {
+  const read = `${counted(summary.rowsRead, 'row')} read`;
+  if (summary.folded === 0) return read;
+  const orders = summary.rowsRead - summary.folded;
+  return `${read}, ${counted(orders, 'order')} (${counted(summary.folded, 'row')} folded into ${orders === 1 ? 'it' : 'them'})`;
+}
+
+function validity(summary: Summary): string {
+  const duplicates = summary.duplicates ? ` (${counted(summary.duplicates, 'duplicate')})` : '';
+  return `${summary.valid} valid, ${summary.invalid} invalid${duplicates}`;
+}
+
+/** What became of this run's valid records: each is counted in one of these. */
+function outcomes(summary: Summary): string {
+  return (
+    `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +
+    (summary.changed ? `, changed since delivered ${summary.changed}` : '') +
+    (summary.adjusted ? `, adjustments ${summary.adjusted}` : '') +
+    (Object.keys(summary.changedDifference).length > 0
+      ? ` (value change since delivered: ${formatTotals(summary.changedDifference)})`
+      : '') +
+    (summary.pending ? `, left pending ${summary.pending}` : '') +
+    (summary.notSent ? `, not sent ${summary.notSent}` : '')
+  );
+}
+
+/** What happened to the records of earlier runs resent first. */
+function resentLine(summary: Summary): string {
+  const parts = [`delivered ${summary.retriedSent}`];
+  if (summary.retriedRejected) parts.push(`rejected ${summary.retriedRejected}`);
+  if (summary.retriedFailed) parts.push(`failed ${summary.retriedFailed}`);
+  if (summary.retriedPending) parts.push(`left pending ${summary.retriedPending}`);
+  return `resent from earlier runs ${summary.retried}: ${parts.join(', ')}`;
+}
+
 function formatTotals(totals: Record<string, number>): string {
   const entries = Object.entries(totals);
   if (entries.length === 0) return 'none';
@@ -34,29 +70,16 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
         .map(([reason, count]) => `${count} ${reason}`)
         .join(', ')})`
     : '';
+  const read = rowsRead(summary);
   if (summary.check) {
-    lines.push(
-      `check: ${counted(summary.rowsRead, 'row')} read, ${summary.valid} valid, ${summary.invalid} invalid${skipped} (nothing sent)`,
-    );
+    lines.push(`check: ${read}, ${summary.valid} valid, ${summary.invalid} invalid${skipped} (nothing sent)`);
     lines.push(`valid totals: ${formatTotals(summary.totals)}`);
   } else {
-    if (options.command !== 'retry')
-      lines.push(
-        `${counted(summary.rowsRead, 'row')} read, ${summary.valid} valid, ${summary.invalid} invalid` +
-          (summary.duplicates ? ` (${counted(summary.duplicates, 'duplicate')})` : '') +
-          skipped,
-      );
-    lines.push(
-      `delivered ${summary.sent}, rejected ${summary.rejected}, failed ${summary.failed}, already sent ${summary.alreadySent}` +
-        (summary.changed ? `, changed since delivered ${summary.changed}` : '') +
-        (summary.adjusted ? `, adjustments ${summary.adjusted}` : '') +
-        (Object.keys(summary.changedDifference).length > 0
-          ? ` (value change since delivered: ${formatTotals(summary.changedDifference)})`
-          : '') +
-        (summary.retried ? `, resent from earlier runs ${summary.retried}` : '') +
-        (summary.pending ? `, left pending ${summary.pending}` : '') +
-        (summary.notSent ? `, not sent ${summary.notSent}` : ''),
-    );
+    // retry reads no file: no rows of its own, only the records of earlier runs it resends.
+    if (options.command !== 'retry') lines.push(`${read}, ${validity(summary)}${skipped}`, outcomes(summary));
+    // Apart from this run's rows: a re-run after a failure printed "delivered 5000 ... already sent 5000,
+    // resent from earlier runs 5000" for a 5,000-row file (issue 20).
+    if (summary.retried || options.command === 'retry') lines.push(resentLine(summary));
     lines.push(
       `${counted(summary.requests, 'request')} in ${counted(summary.batches, 'batch', 'batches')}, ${seconds} s`,
     );

@@ -14,8 +14,18 @@ export interface RunStamp {
   readonly startedAt: Date;
 }
 
-export function stampRun(now: Date = new Date()): RunStamp {
+/**
+ * The run starts when the process does (performance.timeOrigin): the summary's duration is the whole run a
+ * user or cron times, module loading, the ledger lock and the --max-invalid pass included (issue 20: the
+ * summary said 8.7 s for a 10.7 s run). Whole milliseconds, so `finishedAt` - `startedAt` = `durationMs`.
+ */
+export function stampRun(now: Date = new Date(Math.floor(performance.timeOrigin))): RunStamp {
   return { runId: randomUUID(), startedAt: now };
+}
+
+/** The summary timed as the whole run: from the stamp to `finishedAt`, the same instants --json prints. */
+export function timedRun(summary: Summary, stamp: RunStamp, finishedAt: Date): Summary {
+  return { ...summary, durationMs: finishedAt.getTime() - stamp.startedAt.getTime() };
 }
 
 /**
@@ -75,11 +85,7 @@ export function runJson(stamp: RunStamp, end: RunEnd): Record<string, unknown> {
     // on different ledgers show in the log as two ledgers, the second with firstRunOnLedger true.
     ledger: end.ledger?.location ?? null,
     firstRunOnLedger: end.ledger?.firstRun ?? false,
-    ...summaryJson(
-      end.summary ?? {
-        ...emptySummary(end.check),
-        durationMs: finishedAt.getTime() - stamp.startedAt.getTime(),
-      },
-    ),
+    // durationMs is exactly finishedAt - startedAt (issue 20), whatever the pipeline timed.
+    ...summaryJson(timedRun(end.summary ?? emptySummary(end.check), stamp, finishedAt)),
   };
 }

@@ -113,12 +113,19 @@ export function makeDeliverer(
   /** Not delivered before the stop: pending if the ledger holds them, else not sent (and not pending). */
   const countUnsent = (items: Item[]) => {
     for (const item of items) {
+      // A record of an earlier run stays outstanding in the ledger as it was.
+      if (item.earlier) {
+        summary.retriedPending++;
+        continue;
+      }
       writes.when(writes.holds(item), (held) => {
         if (held) summary.pending++;
         else summary.notSent++;
       });
     }
   };
+  /** How many of `items` are records of earlier runs resent (counted apart from this run's rows). */
+  const countEarlier = (items: readonly Item[]) => items.reduce((n, item) => n + (item.earlier ? 1 : 0), 0);
   /** The request waits for its batch to be durable; a failed write (this one or another) stops the run. */
   const thenHalt = (answer: Answer) =>
     answer instanceof Promise ? answer.then(() => writes.halt()) : writes.halt();
@@ -166,18 +173,23 @@ export function makeDeliverer(
       // An answer is counted first and then recorded: after the ledger failed, what the server stored is
       // still `sent` (the summary fell below the receiver's count, test/e2e/ledger-full.test.ts).
       onDelivered(items, info) {
-        summary.sent += items.length;
+        const earlier = countEarlier(items);
+        summary.sent += items.length - earlier;
+        summary.retriedSent += earlier;
         for (const item of items) {
           totals.add(item.record.conversionCurrency, item.record.conversionValue);
           if (item.reprice) summary.adjusted++;
         }
-        hooks.onDelivered?.(items.length);
+        if (items.length > earlier) hooks.onDelivered?.(items.length - earlier);
+        if (earlier > 0) hooks.onResentDelivered?.(earlier);
         settled(items);
         if (ledger) unrecordedIf(recordDelivered(ledger, items, info.idempotencyKey), items);
         writes.halt();
       },
       onRejected(items, info) {
-        summary.rejected += items.length;
+        const earlier = countEarlier(items);
+        summary.rejected += items.length - earlier;
+        summary.retriedRejected += earlier;
         // The transport's message already starts with "HTTP <status>" (serverMessage, classify): adding
         // the status again printed "HTTP 422: HTTP 422: ..." (found by test/e2e/delivery.test.ts).
         const batch = { id: ++bodies, records: items.length };
@@ -196,7 +208,9 @@ export function makeDeliverer(
         writes.halt();
       },
       onFailed(items, info) {
-        summary.failed += items.length;
+        const earlier = countEarlier(items);
+        summary.failed += items.length - earlier;
+        summary.retriedFailed += earlier;
         const batch = { id: ++bodies, records: items.length };
         for (const item of items) {
           reject(

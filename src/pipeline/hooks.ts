@@ -19,7 +19,10 @@ export interface PipelineHooks {
   onInvalid?(rejection: Rejection): void;
   /** A record ready to send (after summing and the duplicate check), with the file and line it came from. */
   onValid?(record: ConversionRecord, file: string, line: number): void;
+  /** Records of this run delivered (not those of earlier runs resent first: onResentDelivered). */
   onDelivered?(count: number): void;
+  /** Records of earlier runs resent first and delivered now: not rows of this run. */
+  onResentDelivered?(count: number): void;
   onRequest?(info: RequestInfo): void;
   /** `retryAfterMs`: the wait the server asked for (Retry-After), when it named one. */
   onRetry?(info: {

@@ -13,6 +13,8 @@ export interface Item {
   line: number;
   /** The source column conversionId came from (its header as written). */
   idColumn: string;
+  /** A record of an earlier run resent first (resend.ts): its outcome is counted apart (`retried*`). */
+  earlier?: boolean;
   /** An adjustment record: once it is delivered, the order it adjusts stands at this content and amount. */
   reprice?: { key: string; contentHash: string; amount: DeliveredAmount };
   /** The batch journal row this record went out in (deliver-items.ts), while the row holds it. */

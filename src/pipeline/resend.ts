@@ -66,6 +66,7 @@ export async function resendOutstanding(
       file: '(ledger)',
       line: 0,
       idColumn: 'conversionId',
+      earlier: true,
     };
     if (entry.batchId === undefined) {
       item.perRecord = true;

@@ -18,15 +18,27 @@ export interface ErrorGroup {
   examples: ErrorExample[];
 }
 
+/**
+ * The counts add up (issue 20; report/identities.ts checks them): `rowsRead` = `valid` + `invalid` +
+ * `skipped` + `folded`; each valid record of this run has one outcome (`sent`, `alreadySent`, `changed`,
+ * `rejected`, `failed`, `pending`, `notSent`); records of earlier runs resent first are counted apart
+ * (`retried` = `retriedSent` + `retriedRejected` + `retriedFailed` + `retriedPending`).
+ */
 export interface Summary {
+  /** Data rows read from the files, each once: line-item rows folded into an order included. */
   rowsRead: number;
+  /**
+   * Rows folded into the conversion of another row (Shopify line items: `foldBy`; rows summed by `sumBy`
+   * beyond the one the sum is dated by): read, but not conversions of their own.
+   */
+  folded: number;
   valid: number;
   invalid: number;
-  /** Records the server accepted (2xx) in this run, resent ones included. */
+  /** Valid records of this run the server accepted (2xx); records of earlier runs resent: `retriedSent`. */
   sent: number;
   /**
-   * Records the server refused (4xx) in this run, and rows it refused in an earlier run with the same
-   * content: those are not sent again (issue 19).
+   * Valid records of this run the server refused (4xx), and rows it refused in an earlier run with the same
+   * content: those are not sent again (issue 19). Records of earlier runs resent and refused: `retriedRejected`.
    */
   rejected: number;
   /** Rows left out on purpose, not errors: a skip or keep rule, refunded in full, nothing captured, the transform's null. */
@@ -46,9 +58,17 @@ export interface Summary {
   changedDifference: Record<string, number>;
   /** Adjustment records sent (`refunds: adjust`): a delivered order's later change in value, once. */
   adjusted: number;
-  /** Outstanding records of earlier runs (failed, or pending after a crash) resent first. */
+  /** Outstanding records of earlier runs (failed, or pending after a crash) resent first: not this run's rows. */
   retried: number;
-  /** Records not delivered after retries or the retry budget: kept in the ledger for the next run. */
+  /** Of `retried`: accepted by the server. */
+  retriedSent: number;
+  /** Of `retried`: refused by the server (4xx). */
+  retriedRejected: number;
+  /** Of `retried`: failed again after retries; kept in the ledger for the next run. */
+  retriedFailed: number;
+  /** Of `retried`: not answered before the run stopped; still pending in the ledger. */
+  retriedPending: number;
+  /** Valid records of this run not delivered after retries or the retry budget: kept in the ledger for the next run. */
   failed: number;
   /**
    * Records not delivered, held in the ledger for the next run: left when the run stopped (SIGINT/SIGTERM,
@@ -61,14 +81,15 @@ export interface Summary {
    */
   notSent: number;
   /**
-   * Of `sent` and `rejected`: records whose answer the ledger could not record (it failed mid-run). It
+   * Of `sent`, `rejected`, `retriedSent` and `retriedRejected`: records whose answer the ledger could not record (it failed mid-run). It
    * still holds them pending, so the next run sends them again, under the same Idempotency-Key.
    */
   unrecorded: number;
   batches: number;
   requests: number;
+  /** The whole run, from its start to its result (under --json exactly `finishedAt` - `startedAt`). */
   durationMs: number;
-  /** --check: totals of the valid rows; push: totals of what was delivered. */
+  /** --check: totals of the valid rows; push: totals of what was delivered (`sent` and `retriedSent`). */
   totals: Record<string, number>;
   errors: ErrorGroup[];
   /** Preset used per file, where one was used. */
@@ -147,6 +168,7 @@ export class Totals {
 export function emptySummary(check: boolean): Summary {
   return {
     rowsRead: 0,
+    folded: 0,
     valid: 0,
     invalid: 0,
     skipped: 0,
@@ -159,6 +181,10 @@ export function emptySummary(check: boolean): Summary {
     changedDifference: {},
     adjusted: 0,
     retried: 0,
+    retriedSent: 0,
+    retriedRejected: 0,
+    retriedFailed: 0,
+    retriedPending: 0,
     failed: 0,
     pending: 0,
     notSent: 0,

@@ -16,6 +16,9 @@ describe('exitCodeFor', () => {
     ['failed beats invalid', { failed: 1, invalid: 4, rejected: 2 }, ExitCode.deliveryFailed],
     ['left pending', { pending: 7 }, ExitCode.deliveryFailed],
     ['not sent, and not in the ledger', { notSent: 2, sent: 3 }, ExitCode.deliveryFailed],
+    ['resent from an earlier run, failed again', { retried: 2, retriedFailed: 2 }, ExitCode.deliveryFailed],
+    ['resent from an earlier run, left pending', { retried: 2, retriedPending: 2 }, ExitCode.deliveryFailed],
+    ['resent from an earlier run, refused', { retried: 1, retriedRejected: 1 }, ExitCode.partial],
     ['error budget exceeded', { aborted: 'too many', invalid: 9 }, ExitCode.partial],
   ])('%s', (_name, over, code) => {
     expect(exitCodeFor(summary(over))).toBe(code);

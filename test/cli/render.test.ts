@@ -86,10 +86,33 @@ describe('renderSummary', () => {
   });
 
   it('a retry reads no file: no "0 rows read" line', () => {
-    const summary = summaryOf({ retried: 5, sent: 5, requests: 1, batches: 1 });
+    const summary = summaryOf({ retried: 5, retriedSent: 5, requests: 1, batches: 1 });
     expect(renderSummary(summary, { command: 'retry' })).not.toContain('rows read');
-    expect(renderSummary(summary, { command: 'retry' })).toContain('resent from earlier runs 5');
+    expect(renderSummary(summary, { command: 'retry' })).toContain(
+      'resent from earlier runs 5: delivered 5\n',
+    );
     expect(renderSummary(summary)).toContain('0 rows read');
+  });
+
+  it("keeps records of earlier runs resent apart from this run's rows (issue 20)", () => {
+    const summary = summaryOf({
+      rowsRead: 5000,
+      valid: 5000,
+      alreadySent: 5000,
+      retried: 5000,
+      retriedSent: 4998,
+      retriedFailed: 2,
+    });
+    const text = renderSummary(summary);
+    expect(text).toContain('delivered 0, rejected 0, failed 0, already sent 5000\n');
+    expect(text).toContain('resent from earlier runs 5000: delivered 4998, failed 2\n');
+  });
+
+  it('says rows and orders when line items are folded (issue 20)', () => {
+    const summary = summaryOf({ rowsRead: 101, folded: 51, valid: 50 });
+    expect(renderSummary(summary)).toContain(
+      '101 rows read, 50 orders (51 rows folded into them), 50 valid, 0 invalid',
+    );
   });
 
   it('says what the ledger could not keep: records not sent, answers not recorded (issue 19)', () => {

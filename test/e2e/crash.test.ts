@@ -158,7 +158,14 @@ describe('SIGTERM mid-run', () => {
     const retry = await runCli(['retry', ...flags], { cwd: work, env: env() });
     expect(retry.code).toBe(0);
     const t = JSON.parse(retry.stdout);
-    expect([t.retried, t.sent, t.failed, t.pending, t.rowsRead]).toEqual([s.pending, s.pending, 0, 0, 0]);
+    expect([t.retried, t.retriedSent, t.sent, t.failed, t.pending, t.rowsRead]).toEqual([
+      s.pending,
+      s.pending,
+      0,
+      0,
+      0,
+      0,
+    ]);
     const handled = validIds.slice(0, s.sent + s.pending);
     expect(acceptedIds(r.accepted)).toEqual(handled);
 

@@ -196,7 +196,7 @@ describe('exit 4: delivery failed, then the next run resends', () => {
     const second = await push(healthy, [file, ...flags]);
     expect(second.code).toBe(0);
     const t = JSON.parse(second.stdout);
-    expect([t.retried, t.sent, t.alreadySent, t.failed]).toEqual([120, 120, 120, 0]);
+    expect([t.retried, t.retriedSent, t.sent, t.alreadySent, t.failed]).toEqual([120, 120, 0, 120, 0]);
     expect(acceptedIds(healthy.accepted)).toEqual(range(1, 120));
     expect(
       healthy.accepted.map((a) => a.record).sort((a, b) => Number(a.conversionId) - Number(b.conversionId)),

@@ -86,7 +86,10 @@ describe('a private CA', () => {
     const trusted = await push(file, r.url, { NODE_EXTRA_CA_CERTS: ca });
     expect(trusted.stderr).not.toContain('revimport:');
     expect(trusted.code).toBe(0);
-    expect(JSON.parse(trusted.stdout).sent).toBe(1000);
+    // The records the refused run left pending go first, counted apart (issue 20); then the rest of the file.
+    const t = JSON.parse(trusted.stdout);
+    expect(t.sent + t.retriedSent).toBe(1000);
+    expect(t.sent + t.alreadySent).toBe(1000);
     expect(acceptedIds(r.accepted)).toEqual(range(1, 1000));
   });
 

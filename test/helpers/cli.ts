@@ -2,6 +2,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { violatedIdentities } from '../../src/report/identities.js';
 import { startCli } from './spawn.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -39,6 +40,30 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return startCli(args, options).done;
+}
+
+/**
+ * The counts of a run's --json line add up (issue 20, src/report/identities.ts): every spawned run with
+ * `--json` is checked, so each end-to-end test asserts them without saying so. Throws naming the violated
+ * identities. Output that is no run's JSON object (a killed run, history, text) is left to the test.
+ */
+export function checkCounts(args: readonly string[], stdout: string): void {
+  if (!args.includes('--json')) return;
+  const lines = stdout.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length !== 1) return;
+  let line: unknown;
+  try {
+    line = JSON.parse(lines[0]!);
+  } catch {
+    return;
+  }
+  if (typeof line !== 'object' || line === null || !('rowsRead' in line)) return;
+  const violated = violatedIdentities(line as Record<string, unknown>);
+  if (violated.length > 0) {
+    throw new Error(
+      `revimport ${args.join(' ')}: the --json counts do not add up:\n  ${violated.join('\n  ')}\n${lines[0]}`,
+    );
+  }
 }
 
 export function tempDir(prefix = 'revimport-test-'): string {

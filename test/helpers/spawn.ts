@@ -1,7 +1,7 @@
 // Spawns the CLI and hands back the child as well, for tests that signal it mid-run (SIGKILL, SIGTERM)
 // or run two at once; runCli (cli.ts) only gives the result.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { bin, type CliOptions, type CliResult, cleanEnv, root } from './cli.js';
+import { bin, type CliOptions, type CliResult, checkCounts, cleanEnv, root } from './cli.js';
 
 export interface RunningCli {
   child: ChildProcessWithoutNullStreams;
@@ -27,7 +27,16 @@ export function startCli(args: string[], options: CliOptions = {}): RunningCli {
   });
   const done = new Promise<CliResult>((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.once('close', (code, signal) => {
+      // Every --json run's counts add up (cli.ts checkCounts): a violation fails the test that ran it.
+      try {
+        checkCounts(args, stdout);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      resolve({ code, signal, stdout, stderr });
+    });
   });
   if (options.stdin !== undefined) child.stdin.end(options.stdin);
   else if (!options.openStdin) child.stdin.end();

@@ -239,8 +239,9 @@ describe('mapping.sumBy: several money rows for one order', () => {
       'summed with an invalid row': 1,
     });
     expect(summary.errors.map((g) => [g.reason, g.count])).toEqual([['invalid number', 1]]);
-    // One row per conversion, plus the invalid row itself.
-    expect(summary.rowsRead).toBe(summary.valid + summary.invalid + summary.skipped);
+    // Every row read: one per conversion, the invalid row itself, and the rows summed into another's.
+    expect(summary.rowsRead).toBe(summary.valid + summary.invalid + summary.skipped + summary.folded);
+    expect(summary.folded).toBeGreaterThan(0);
   });
 
   it('sends the summed record with the first capture as its date', async () => {
@@ -314,7 +315,8 @@ describe('mapping.sumBy: several money rows for one order', () => {
       { userAgent: 't', now: () => 0 },
     );
     expect(summary.totals).toEqual({ USD: 130 });
-    expect([summary.rowsRead, summary.valid]).toEqual([2, 2]);
+    // Three rows read, the refund summed into its payment (issue 20: rows read counts it too).
+    expect([summary.rowsRead, summary.folded, summary.valid]).toEqual([3, 1, 2]);
   });
 
   const paypal: MappingInput = {

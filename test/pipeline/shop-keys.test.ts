@@ -47,7 +47,7 @@ describe('foldBy with alternatives', () => {
         fields: fields(column),
         foldBy: ['order_id', 'Order Number'],
       });
-      expect([summary.rowsRead, summary.valid, summary.invalid]).toEqual([2, 2, 0]);
+      expect([summary.rowsRead, summary.folded, summary.valid, summary.invalid]).toEqual([3, 1, 2, 0]);
       expect(summary.totals).toEqual({ USD: 15 });
     },
   );

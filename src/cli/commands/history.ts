@@ -44,7 +44,7 @@ export async function historyCommand(
   if (options.verbose) for (const line of describeLedgerChoice(ledger)) io.stderr.write(`${line}\n`);
   const runs: RunRow[] = await readRuns(ledger, io.env, limit);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(runs)}\n`);
+    io.stdout.write(`${JSON.stringify(runs.map(runJsonOf))}\n`);
     return ExitCode.ok;
   }
   if (runs.length === 0) {
@@ -74,4 +74,16 @@ export async function historyCommand(
     io.stdout.write(`${cells.join('\t')}\n`);
   }
   return ExitCode.ok;
+}
+
+/**
+ * A run as `history --json` prints it: times as ISO 8601 strings, as push --json writes them (issue 20:
+ * history wrote epoch milliseconds), so one reader parses both logs.
+ */
+export function runJsonOf(run: RunRow): Record<string, unknown> {
+  return {
+    ...run,
+    startedAt: new Date(run.startedAt).toISOString(),
+    finishedAt: run.finishedAt === null ? null : new Date(run.finishedAt).toISOString(),
+  };
 }

@@ -120,7 +120,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
       tried = trySample(sampleRowsToCheck, mapping, timezone, currency);
     }
   }
-  const { records, reasons, skipped, stop: stopped } = tried;
+  const { records, reasons, skipped, folded, stop: stopped } = tried;
 
   // What must be looked at before a push (exit 1), and what is only worth knowing.
   const review: string[] = [];
@@ -243,7 +243,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
       : 'no preset matched: mapping guessed from the column names and the cells of the sample',
   ];
   if (guess) out.push('', ...guessTable(guess, currency, unguessed));
-  if (records.length) out.push('', ...sampleTotals(records, rows.length));
+  if (records.length) out.push('', ...sampleTotals(records, rows.length, folded));
   if (skipped.size) {
     const list = [...skipped].map(([reason, n]) => `${n} ${reason}`).join(', ');
     out.push(
@@ -272,6 +272,8 @@ interface Tried {
   reasons: Map<string, number>;
   /** Rows that are not revenue by the mapping's rules (a pending order), by reason. */
   skipped: Map<string, number>;
+  /** Rows folded into another row's order (line items: foldBy; rows summed by sumBy). */
+  folded: number;
   /** A run with this config would stop before any row (nothing to attribute by, a column the file lacks). */
   stop?: ConfigError;
 }
@@ -283,10 +285,13 @@ function trySample(
   timezone: string | undefined,
   currency: string | undefined,
 ): Tried {
-  const tried: Tried = { records: [], reasons: new Map(), skipped: new Map() };
+  const tried: Tried = { records: [], reasons: new Map(), skipped: new Map(), folded: 0 };
   const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
   const take = (outcome: RowOutcome) => {
-    if (outcome === 'folded') return;
+    if (outcome === 'folded') {
+      tried.folded++;
+      return;
+    }
     if ('skipped' in outcome) count(tried.skipped, outcome.skipped);
     else if (outcome.ok) tried.records.push(outcome.record);
     else for (const issue of outcome.rejection.issues) count(tried.reasons, issue.reason);
@@ -300,7 +305,11 @@ function trySample(
       allowNegative: false,
     });
     for (const row of rows) take(check(row));
-    for (const outcome of check.flush()) take(outcome);
+    // Each sum stands for the first of its rows, counted folded until now (as push counts them).
+    for (const outcome of check.flush()) {
+      tried.folded--;
+      take(outcome);
+    }
   } catch (error) {
     // Another report than the export it looks like: there is nothing to configure (exit 2).
     if (!(error instanceof ConfigError) || error instanceof WrongReportError) throw error;
@@ -482,7 +491,7 @@ function guessTable(
 }
 
 /** The sample's total and value range per currency: a cents column or a shipping column shows here. */
-function sampleTotals(records: readonly ConversionRecord[], sampled: number): string[] {
+function sampleTotals(records: readonly ConversionRecord[], sampled: number, folded: number): string[] {
   const by = new Map<string, { total: number; min: number; max: number; count: number }>();
   for (const r of records) {
     const t = by.get(r.conversionCurrency) ?? { total: 0, min: Infinity, max: -Infinity, count: 0 };
@@ -494,7 +503,9 @@ function sampleTotals(records: readonly ConversionRecord[], sampled: number): st
   }
   const round = (n: number) => Math.round(n * 100) / 100;
   return [
-    `sample totals (${records.length} valid record${records.length === 1 ? '' : 's'} of ${sampled} rows read):`,
+    // Rows and orders as push counts them: `19 rows read, 15 orders` in both (issue 20).
+    `sample totals (${records.length} valid record${records.length === 1 ? '' : 's'} of ${sampled} rows read` +
+      `${folded > 0 ? `, ${sampled - folded} order${sampled - folded === 1 ? '' : 's'}` : ''}):`,
     ...[...by].map(
       ([code, t]) =>
         `  ${code} ${round(t.total)} over ${t.count} record${t.count === 1 ? '' : 's'}` +

@@ -77,11 +77,14 @@ export function lockStaleMs(env: Record<string, string | undefined>): number {
 }
 
 /** The lock wait ended by Ctrl-C or SIGTERM, or refused: noted in history, then thrown. */
-function refused(
-  session: Session,
-  waited: number,
-  note: (code: number, durationMs: number) => Promise<void>,
-) {
+/** A run's times as history records them: durationMs is exactly finishedAt - startedAt (issue 20). */
+interface RunTimes {
+  startedAt: number;
+  finishedAt: number;
+  durationMs: number;
+}
+
+function refused(session: Session, waited: number, note: (code: number, times: RunTimes) => Promise<void>) {
   const { signal } = session;
   return async (error: unknown): Promise<never> => {
     const failure = signal.aborted ? new LockError('stopped while waiting for another run to finish') : error;
@@ -90,7 +93,9 @@ function refused(
     // Best effort: the refusal is what the user must see, not a failure to note it. Only a run refused the
     // lock (or stopped waiting for it) is noted: a ledger that could not be reached cannot be written either,
     // and trying again to a server that closes every connection kept the process alive.
-    if (failure instanceof LockError) await note(code, Date.now() - waited).catch(() => undefined);
+    const finishedAt = Date.now();
+    const times = { startedAt: waited, finishedAt, durationMs: finishedAt - waited };
+    if (failure instanceof LockError) await note(code, times).catch(() => undefined);
     throw failure;
   };
 }
@@ -103,11 +108,11 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
     sleep: (ms) => delay(ms, undefined, { signal }),
     staleMs: lockStaleMs(process.env),
   }).catch(
-    refused(session, Date.now(), async (code, durationMs) => {
+    refused(session, Date.now(), async (code, times) => {
       // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
       const ledger = openLedger(settings.statePath, { withoutLock: true });
       try {
-        ledger.recordRun({ command: run.command, files: run.files, counts: {}, exitCode: code, durationMs });
+        ledger.recordRun({ command: run.command, files: run.files, counts: {}, exitCode: code, ...times });
       } finally {
         ledger.close();
       }
@@ -153,7 +158,7 @@ async function withPostgresLedger(session: Session): Promise<Summary> {
     waitMs: session.waitMs,
     sleep: (ms) => delay(ms, undefined, { signal }),
   }).catch(
-    refused(session, Date.now(), async (code, durationMs) => {
+    refused(session, Date.now(), async (code, times) => {
       const ledger = await PostgresLedger.open(source, { merges: false });
       try {
         await ledger.recordRun({
@@ -161,7 +166,7 @@ async function withPostgresLedger(session: Session): Promise<Summary> {
           files: run.files,
           counts: {},
           exitCode: code,
-          durationMs,
+          ...times,
         });
       } finally {
         await ledger.close();
@@ -210,19 +215,24 @@ async function holding<L extends LedgerStore>(
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const targetId = await ledger.target(target);
   const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)) };
+  // One clock for both ends: history's durationMs is exactly finishedAt - startedAt (issue 20).
+  const started = Date.now();
   const runId = await ledger.beginRun({
     command: run.command,
     files: run.files,
     targetId,
     keyFingerprint: target.keyFingerprint,
+    startedAt: started,
   });
-  const started = Date.now();
-  const finish = async (summary: Summary | undefined, code: number) =>
-    ledger.finishRun(runId, {
+  const finish = async (summary: Summary | undefined, code: number) => {
+    const finishedAt = Date.now();
+    await ledger.finishRun(runId, {
       counts: summary ? countsOf(summary) : {},
       exitCode: code,
-      durationMs: Date.now() - started,
+      durationMs: finishedAt - started,
+      finishedAt,
     });
+  };
   const thread = worker(ledger);
   try {
     const summary = await body({ ledger: thread ?? ledger, targetId, runId }, facts).then(
@@ -254,6 +264,7 @@ async function holding<L extends LedgerStore>(
 /** The counts a run records in the ledger's runs table (`revimport history`). */
 const countKeys = [
   'rowsRead',
+  'folded',
   'valid',
   'invalid',
   'skipped',
@@ -263,6 +274,10 @@ const countKeys = [
   'alreadySent',
   'changed',
   'retried',
+  'retriedSent',
+  'retriedRejected',
+  'retriedFailed',
+  'retriedPending',
   'failed',
   'pending',
   'notSent',

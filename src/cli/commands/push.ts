@@ -25,7 +25,7 @@ import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-path
 import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode } from '../progress.js';
 import { renderSummary } from '../render.js';
-import { publicTarget, runJson, stampRun } from '../run-report.js';
+import { publicTarget, runJson, stampRun, timedRun } from '../run-report.js';
 import { describeSystemError } from '../system-errors.js';
 import { version } from '../version.js';
 import {
@@ -336,8 +336,10 @@ async function reported(
     // A ledger that could not be written (full disk...) stops the run as a delivery that cannot go on.
     const error = ledgerStorageError(thrown, known.prepared?.settings.statePath);
     const exitCode = signalExitCode(context) ?? exitCodeForError(error);
+    const finishedAt = new Date();
     if (json) {
       const line = runJson(stamp, {
+        finishedAt,
         summary: partial,
         check,
         exitCode,
@@ -346,12 +348,25 @@ async function reported(
         ledger: known.ledger,
       });
       io.stdout.write(`${JSON.stringify(line)}\n`);
-    } else if (partial) (quiet ? io.stderr : io.stdout).write(renderSummary(partial, known.prepared ?? {}));
+    } else if (partial) {
+      const text = renderSummary(timedRun(partial, stamp, finishedAt), known.prepared ?? {});
+      (quiet ? io.stderr : io.stdout).write(text);
+    }
     throw error;
   }
-  const { summary, exitCode } = outcome;
+  const { exitCode } = outcome;
+  const finishedAt = new Date();
+  // The text's seconds are the --json line's durationMs: the whole run, not the pipeline alone.
+  const summary = timedRun(outcome.summary, stamp, finishedAt);
   if (json) {
-    const line = runJson(stamp, { summary, check, exitCode, target: target(), ledger: known.ledger });
+    const line = runJson(stamp, {
+      summary,
+      check,
+      exitCode,
+      target: target(),
+      ledger: known.ledger,
+      finishedAt,
+    });
     io.stdout.write(`${JSON.stringify(line)}\n`);
   } else if (!quiet) io.stdout.write(renderSummary(summary, known.prepared ?? {}));
   else if (exitCode !== ExitCode.ok) io.stderr.write(renderSummary(summary, known.prepared ?? {}));
@@ -503,11 +518,12 @@ function withoutInvalid(writer: RejectsWriter): RejectsWriter {
   };
 }
 
-/** How many invalid rows --max-invalid accepts in a run of `pass.rowsRead` rows (0 without a budget). */
+/** How many invalid rows --max-invalid accepts in a run of `pass` (0 without a budget). */
 export function allowedInvalid(settings: Settings, pass: Summary): number {
   const budget = settings.maxInvalid;
   if (!budget) return 0;
-  return budget.kind === 'count' ? budget.max : (budget.max / 100) * pass.rowsRead;
+  // A share of the conversions: line items folded into their order are not rows that can be invalid.
+  return budget.kind === 'count' ? budget.max : (budget.max / 100) * (pass.rowsRead - pass.folded);
 }
 
 /** Why the --max-invalid budget is exceeded, if it is. */

@@ -1,0 +1,205 @@
+// Issue 20, "counts that add up": each example the issue quotes, run end to end (bin/revimport.js, a real
+// receiver, a real ledger, a pseudo-terminal for the spinner). runCli checks the identities of every --json
+// line as well (src/report/identities.ts, test/helpers/cli.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { violatedIdentities } from '../../src/report/identities.js';
+import { type Receiver, type ScriptedResponse, startReceiver } from '../../src/testing/receiver.js';
+import { bin, cleanEnv, root, runCli, tempDir } from '../helpers/cli.js';
+import { acceptedIds, exportCsv, pushEnv, range, writeConfig } from '../helpers/exports.js';
+
+const key = 'e2e-counts-key-5e21';
+const shopify = path.join(root, 'fixtures/presets/shopify/orders_export.csv');
+
+let receiver: Receiver;
+/** While true the receiver answers 503 to every request (a CRM that is down). */
+let down = false;
+/** Bodies whose first conversionId is at most this are answered 503 too. */
+let failUpTo = 0;
+let work: string;
+let state: string;
+let config: string;
+let file: string;
+
+beforeEach(async () => {
+  down = false;
+  failUpTo = 0;
+  const outage: ScriptedResponse = { status: 503, body: '{"error":"down"}' };
+  receiver = await startReceiver({
+    apiKey: key,
+    honourIdempotencyKey: false,
+    intercept: (elements) => {
+      const first = Number((elements?.[0] as { conversionId?: string } | undefined)?.conversionId);
+      return down || first <= failUpTo ? outage : undefined;
+    },
+  });
+  work = tempDir();
+  state = path.join(work, 'ledger.db');
+  config = writeConfig(work);
+  file = path.join(work, 'orders.csv');
+});
+afterEach(async () => {
+  await receiver.close();
+});
+
+const env = () => pushEnv(receiver.url, key, state);
+
+async function push(...flags: string[]) {
+  const result = await runCli(['push', file, '-c', config, '--retries', '0', ...flags], {
+    cwd: work,
+    env: env(),
+  });
+  return { ...result, summary: flags.includes('--json') ? JSON.parse(result.stdout) : undefined };
+}
+
+describe('a re-run after a failure', () => {
+  it('counts the records of the failed run it resends apart from the rows of this run', async () => {
+    writeFileSync(file, exportCsv({ to: 300 }));
+    down = true;
+    expect((await push('--json')).summary).toMatchObject({ valid: 300, failed: 300, sent: 0 });
+    down = false;
+
+    const again = await push('--json');
+    expect(again.code).toBe(0);
+    // Was: sent 300, alreadySent 300, retried 300 for a 300-row file (600 outcomes for 300 records).
+    expect(again.summary).toMatchObject({
+      valid: 300,
+      sent: 0,
+      alreadySent: 300,
+      retried: 300,
+      retriedSent: 300,
+    });
+    expect(violatedIdentities(again.summary)).toEqual([]);
+    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 300));
+
+    // The text says it the same way: this run's rows on one line, the resent records on their own.
+    down = true;
+    writeFileSync(file, exportCsv({ from: 301, to: 310 }));
+    await push();
+    down = false;
+    const text = await push();
+    expect(text.stdout).toContain('delivered 0, rejected 0, failed 0, already sent 10\n');
+    expect(text.stdout).toContain('resent from earlier runs 10: delivered 10\n');
+  });
+
+  it('a record that fails again is counted once for this run and once as resent, not twice as failed', async () => {
+    writeFileSync(file, exportCsv({ to: 4 }));
+    down = true;
+    expect((await push('--json')).summary).toMatchObject({ failed: 4 });
+    const again = await push('--json');
+    expect(again.code).toBe(4);
+    // Was: failed 4 and pending 4 for the 4 rows of this run (8 outcomes for 4 records).
+    expect(again.summary).toMatchObject({ valid: 4, failed: 0, pending: 4, retried: 4, retriedFailed: 4 });
+    expect(violatedIdentities(again.summary)).toEqual([]);
+  });
+});
+
+describe('rows and orders (line items folded)', () => {
+  it('init and push both say 19 rows read, 15 orders for a Shopify export of 19 line-item rows', async () => {
+    const init = await runCli(['init', shopify], { cwd: tempDir() });
+    expect(init.stdout).toContain('of 19 rows read, 15 orders)');
+    const cwd = tempDir();
+    const check = await runCli(['push', shopify, '--check', '--preset', 'shopify', '--json'], { cwd });
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      rowsRead: 19,
+      folded: 4,
+      valid: 10,
+      invalid: 2,
+      skipped: 3,
+    });
+    const text = await runCli(['push', shopify, '--check', '--preset', 'shopify'], { cwd });
+    expect(text.stdout).toContain(
+      'check: 19 rows read, 15 orders (4 rows folded into them), 10 valid, 2 invalid',
+    );
+  });
+});
+
+describe('times', () => {
+  it('--json durationMs is finishedAt - startedAt, and the summary text shows the same seconds', async () => {
+    writeFileSync(file, exportCsv({ to: 20 }));
+    // Slow answers make the time outside the pipeline (start-up, ledger) a small share: any gap shows.
+    receiver.setDelay(300);
+    const result = await push('--json');
+    const line = result.summary;
+    expect(line.durationMs).toBe(Date.parse(line.finishedAt) - Date.parse(line.startedAt));
+    writeFileSync(file, exportCsv({ to: 40 }));
+    const started = Date.now();
+    const text = await push();
+    const wall = (Date.now() - started) / 1000;
+    const seconds = Number(/, ([\d.]+) s\n/.exec(text.stdout)?.[1]);
+    // Not a timing assertion: the run's own seconds cannot exceed the wall time around the process, and
+    // the pipeline alone (what it showed before) leaves out the process start and the ledger.
+    expect(seconds).toBeLessThanOrEqual(wall + 0.05);
+    const history = JSON.parse((await runCli(['history', '--json', '--state', state], { cwd: work })).stdout);
+    expect(history[0].startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(history[0].finishedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(history[0].durationMs).toBe(Date.parse(history[0].finishedAt) - Date.parse(history[0].startedAt));
+  });
+});
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** Every spinner frame's counts: `<rows> rows read, <delivered> delivered, ...` and what follows it. */
+async function spinnerFrames(args: string[]): Promise<{ code: number | null; frames: string[] }> {
+  const command = [process.execPath, bin, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qfec', `stty cols 200 rows 40; exec ${command}`, '/dev/null'], {
+    env: { ...cleanEnv({ CI: undefined, ...env() }), SHELL: '/bin/sh', TERM: 'xterm' },
+    cwd: work,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's escape sequences are stripped
+  const plain = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '\n');
+  return { code, frames: plain.match(/\d+ rows read, \d+ delivered[^\n]*/g) ?? [] };
+}
+
+describe.skipIf(!hasScript)('the spinner (a pseudo-terminal)', () => {
+  const counts = (frame: string) =>
+    frame
+      .match(/^(\d+) rows read, (\d+) delivered/)!
+      .slice(1)
+      .map(Number);
+
+  it('never shows more delivered than rows read', async () => {
+    writeFileSync(file, exportCsv({ to: 6000 }));
+    receiver.setDelay(20);
+    const run = await spinnerFrames(['push', file, '-c', config, '--batch-size', '64', '--concurrency', '2']);
+    expect(run.code).toBe(0);
+    expect(run.frames.length).toBeGreaterThan(0);
+    const over = run.frames.filter((frame) => counts(frame)[1]! > counts(frame)[0]!);
+    expect(over).toEqual([]);
+  });
+
+  it('does not count records that failed (kept for the next run) as rejected', async () => {
+    writeFileSync(file, exportCsv({ to: 200 }));
+    // The first half fails, the second is delivered: each delivery redraws the counts.
+    failUpTo = 100;
+    receiver.setDelay(100);
+    const args = ['push', file, '-c', config, '--batch-size', '20', '--concurrency', '1', '--retries', '0'];
+    const run = await spinnerFrames(args);
+    expect(run.code).toBe(4);
+    expect(run.frames.length).toBeGreaterThan(0);
+    expect(run.frames.filter((frame) => !frame.includes(' delivered, 0 rejected,'))).toEqual([]);
+  });
+
+  it('shows records of earlier runs resent apart, as resent from earlier runs', async () => {
+    writeFileSync(file, exportCsv({ to: 200 }));
+    down = true;
+    await push();
+    down = false;
+    receiver.setDelay(150);
+    const run = await spinnerFrames(['push', file, '-c', config, '--batch-size', '20', '--concurrency', '1']);
+    expect(run.code).toBe(0);
+    const resending = run.frames.filter((frame) => frame.includes('resent from earlier runs'));
+    expect(resending.length).toBeGreaterThan(0);
+    const over = run.frames.filter((frame) => counts(frame)[1]! > counts(frame)[0]!);
+    expect(over).toEqual([]);
+  });
+});
