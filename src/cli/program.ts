@@ -50,6 +50,10 @@ function addDeliveryOptions(command: Command): Command {
     .option('--no-proxy', 'connect directly, whatever the proxy variables and the proxy key say')
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--no-progress', 'no spinner on a terminal: one line per file, as without a TTY')
+    .option(
+      '--progress-interval <s>',
+      'without a spinner: a progress line on stderr every s seconds of a long run (default 30)',
+    )
     .option('-q, --quiet', 'print errors only')
     .option('-v, --verbose', "print the config file and ledger used, and each request's status and time");
 }
