@@ -31,10 +31,13 @@ function addDeliveryOptions(command: Command): Command {
     )
     .option('--batch-size <n>', 'records per request (default 500; bodies are also capped at 1 MiB)')
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
-    .option('--retries <n>', 'retries per request for network errors, 408, 429 and 5xx (default 5)')
+    .option(
+      '--retries <n>',
+      'retries per request at most for network errors, 408, 429 and 5xx (default: no cap, --max-retry-time ends them)',
+    )
     .option(
       '--max-retry-time <s>',
-      'seconds a run may spend retrying before it stops with exit 4 (default 300)',
+      'seconds a request may be retried, from its first failure, before the run stops with exit 4 (default 300)',
     )
     .option('--timeout <s>', 'seconds per request (default 30)')
     .option('--rate <n>', 'requests per second at most')
@@ -47,6 +50,10 @@ function addDeliveryOptions(command: Command): Command {
     .option('--no-proxy', 'connect directly, whatever the proxy variables and the proxy key say')
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--no-progress', 'no spinner on a terminal: one line per file, as without a TTY')
+    .option(
+      '--progress-interval <s>',
+      'without a spinner: a progress line on stderr every s seconds of a long run (default 30)',
+    )
     .option('-q, --quiet', 'print errors only')
     .option('-v, --verbose', "print the config file and ledger used, and each request's status and time");
 }

@@ -1,10 +1,13 @@
-// Progress on stderr: an ora spinner on a TTY with a real width; plain lines per file otherwise (cron,
-// --no-progress); nothing with --quiet.
+// Progress on stderr: an ora spinner on a TTY with a real width (with the share of the input read and an
+// ETA); plain lines per file otherwise (cron, --no-progress), and a progress line every --progress-interval
+// seconds on a long run; nothing with --quiet.
+import { statSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
 import { ABORT_GRACE_MS } from '../pipeline/run.js';
 import { ExitCode } from './exit-codes.js';
 import { type CliIO, unguardedStream } from './io.js';
+import { type ProgressSnapshot, progressLine, readShareText } from './progress-text.js';
 import { counted } from './render.js';
 import { explainCodes } from './system-errors.js';
 
@@ -33,11 +36,21 @@ export function hasSpinnerWidth(stream: CliIO['stderr']): boolean {
   return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0;
 }
 
+/** What the display knows besides the hooks. */
+export interface ProgressOptions {
+  /** false with --no-progress: plain lines, as without a terminal. */
+  spinner?: boolean;
+  /** The input files' total size (sizeOfInputs); undefined or 0: unknown, no share and no ETA. */
+  inputBytes?: number;
+  /** Without a spinner: a progress line this often, in ms (--progress-interval); undefined: none. */
+  intervalMs?: number;
+}
+
 export async function createProgress(
   io: CliIO,
   mode: OutputMode,
   now: () => number,
-  options: { spinner?: boolean } = {},
+  options: ProgressOptions = {},
 ): Promise<Progress> {
   const tty =
     options.spinner !== false &&
@@ -47,6 +60,7 @@ export async function createProgress(
     mode !== 'quiet';
   const started = now();
   let rows = 0;
+  let bytesRead = 0;
   let delivered = 0;
   /** Records of earlier runs resent and delivered: shown apart, they are not rows read by this run. */
   let resent = 0;
@@ -70,6 +84,8 @@ export async function createProgress(
       text: 'starting',
       isEnabled: true,
       discardStdin: false,
+      // no-color.org: NO_COLOR set and not empty turns colour off; chalk (ora's colours) reads only FORCE_COLOR.
+      color: io.env.NO_COLOR ? false : 'cyan',
     });
     spinner.start();
   }
@@ -93,8 +109,22 @@ export async function createProgress(
     }
     const seconds = Math.max((now() - started) / 1000, 0.001);
     const earlier = resent > 0 ? `, ${resent} resent from earlier runs` : '';
-    spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid${earlier}, ${Math.round(rows / seconds)} rows/s`;
+    spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid${earlier}, ${Math.round(rows / seconds)} rows/s${readShareText(snapshot())}`;
   };
+  const snapshot = (): ProgressSnapshot => ({
+    rows,
+    delivered,
+    bytesRead,
+    inputBytes: options.inputBytes,
+    elapsedMs: now() - started,
+  });
+  // The spinner's rate and ETA move on while nothing arrives (a held request, a retry's wait); a log (cron,
+  // a CI job) sees a long run advance: a line every interval, none before the first one is due.
+  const hasBegun = () => rows > 0 || delivered > 0;
+  const tick = spinner ? () => hasBegun() && update() : () => hasBegun() && line(progressLine(snapshot()));
+  const everyMs = spinner ? 1000 : mode === 'quiet' ? undefined : options.intervalMs;
+  const ticker = everyMs ? setInterval(tick, everyMs) : undefined;
+  ticker?.unref();
   // Messages above the spinner must not be overwritten by it.
   const say = (text: string) => {
     if (spinner) spinner.clear();
@@ -120,6 +150,9 @@ export async function createProgress(
     onRowRead(count) {
       rows = count;
       update();
+    },
+    onBytesRead(count) {
+      bytesRead = count;
     },
     onInvalid(rejection) {
       if (rejection.stage === 'invalid') invalid++;
@@ -159,6 +192,7 @@ export async function createProgress(
   return {
     hooks,
     stop() {
+      clearInterval(ticker);
       watched?.removeEventListener('abort', onStop);
       emitter.off?.('resize', onResize);
       spinner?.stop();
@@ -172,6 +206,25 @@ export async function createProgress(
       signal.addEventListener('abort', onStop, { once: true });
     },
   };
+}
+
+/**
+ * The total size of the input files, for the share read; undefined when one is stdin or not a regular file
+ * (a pipe's size says nothing) or cannot be read (the run itself reports that).
+ */
+export function sizeOfInputs(files: readonly string[]): number | undefined {
+  let total = 0;
+  for (const file of files) {
+    if (file === '-') return undefined;
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) return undefined;
+      total += stat.size;
+    } catch {
+      return undefined;
+    }
+  }
+  return total;
 }
 
 /** What a push does after SIGINT or SIGTERM (the abort reason is the exit code, see cli/main.ts). */

@@ -118,7 +118,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
     concurrency:
       intFlag('--concurrency', flags.concurrency, 1, 64) ?? config.concurrency ?? defaults.concurrency,
-    retries: intFlag('--retries', flags.retries, 0, 50) ?? config.retries ?? defaults.retries,
+    retries: intFlag('--retries', flags.retries, 0, 50) ?? config.retries,
     maxRetryTimeMs: seconds(
       '--max-retry-time',
       flags.maxRetryTime,

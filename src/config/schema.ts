@@ -295,8 +295,9 @@ export const configSchema = z
     rejects: z.string().min(1).optional(),
     batchSize: positiveInt.max(100_000).optional(),
     concurrency: positiveInt.max(64).optional(),
+    /** Resends per request body at most; default: no cap (maxRetryTime ends the retries). */
     retries: z.number().int().min(0).max(50).optional(),
-    /** Seconds a run may spend retrying before it gives up on what is left (exit 4). */
+    /** Seconds one request body may be retried, from its first failure, before the run gives up on what is left (exit 4). */
     maxRetryTime: z.number().positive().optional(),
     /** Requests per second, at most. */
     rate: z.number().positive().optional(),

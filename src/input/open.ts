@@ -17,6 +17,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** Gzip: inflated bytes per compressed byte read, at most, once past GZIP_GRACE_BYTES. Default 100. */
   maxGzipRatio?: number;
+  /** Told the size of each chunk read from the source, before gunzip (progress: a share of the file's size). */
+  onBytes?: (bytes: number) => void;
 }
 
 /** Inflated bytes never checked against maxGzipRatio: a small file costs little whatever its ratio. */
@@ -52,7 +54,9 @@ async function* sourceBytes(file: string, options: OpenOptions): AsyncGenerator<
   if (options.signal !== undefined) addAbortSignal(options.signal, stream);
   try {
     for await (const chunk of stream) {
-      yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
+      options.onBytes?.(bytes.length);
+      yield bytes;
     }
   } catch (error) {
     if (options.signal?.aborted === true) return;

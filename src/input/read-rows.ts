@@ -41,6 +41,8 @@ export interface ReadOptions {
   onWarning?: (message: string) => void;
   /** Aborting ends the iteration quietly after the current chunk. */
   signal?: AbortSignal;
+  /** Told the size of each chunk read from the file (compressed bytes for gzip), for progress. */
+  onBytes?: (bytes: number) => void;
   /** Told the file's SourceInfo once its format is known (CSV: header filled in as read), rows or none. */
   onSource?: (source: SourceInfo) => void;
 }

@@ -16,6 +16,8 @@ export interface PipelineHooks {
   onFileDone?(file: string, rows: number): void;
   onPreset?(file: string, preset: string): void;
   onRowRead?(rowsRead: number): void;
+  /** Bytes read from the input files so far in this run (compressed bytes for gzip), after each chunk. */
+  onBytesRead?(bytesRead: number): void;
   onInvalid?(rejection: Rejection): void;
   /** A record ready to send (after summing and the duplicate check), with the file and line it came from. */
   onValid?(record: ConversionRecord, file: string, line: number): void;

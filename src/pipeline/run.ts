@@ -223,6 +223,11 @@ export async function runPipeline(
         }
       }
     };
+    let bytesRead = 0;
+    const onBytes = (bytes: number) => {
+      bytesRead += bytes;
+      hooks.onBytesRead?.(bytesRead);
+    };
     for (const file of options.files) {
       if (deps.signal?.aborted) break;
       hooks.onFileStart?.(file);
@@ -243,6 +248,7 @@ export async function runPipeline(
         onWarning: hooks.onWarning,
         maxFieldBytes: settings.limits.maxRowBytes,
         maxGzipRatio: settings.limits.maxGzipRatio,
+        onBytes,
       });
       for await (const row of rows) {
         sourceRows++;

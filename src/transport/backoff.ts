@@ -18,6 +18,14 @@ export function backoffDelay(attempt: number, options: BackoffOptions, random: (
   return Math.floor(Math.max(0, Math.min(random(), 1)) * ceiling);
 }
 
+/**
+ * The longest wait between two tries: 30 s, or a tenth of the retry time budget when that is shorter, so a
+ * short budget is still probed about ten times rather than spent in one or two long sleeps.
+ */
+export function backoffCap(maxRetryTimeMs: number): number {
+  return Math.max(1, Math.min(30_000, Math.floor(maxRetryTimeMs / 10)));
+}
+
 const secondsPattern = /^-?\d+(?:\.\d+)?$/;
 // All three HTTP-date forms (IMF-fixdate, RFC 850, asctime) open with a day name; requiring it keeps
 // Date.parse's leniency from reading garbage such as "1" as a year.

@@ -83,15 +83,18 @@ export interface DeliverOptions<T extends { record: ConversionRecord }> {
   concurrency?: number;
   /** Request starts per second. Default unlimited. */
   ratePerSec?: number;
-  /** Resends per body after transient failures. Default 5. */
+  /** Resends per body after transient failures, at most. Default: no cap (the time budget ends them). */
   retries?: number;
   /** Default 500. */
   baseDelayMs?: number;
-  /** Default 30_000. */
+  /** The longest wait between tries. Default 30_000, or a tenth of maxRetryTimeMs when shorter. */
   maxDelayMs?: number;
   /** Retry-After is honoured up to this. Default 300_000. */
   maxRetryAfterMs?: number;
-  /** Retry budget from the run's first failure; once a wait would pass it, the rest fails. Default 300_000. */
+  /**
+   * Retry budget of a body, from its first failure; once a wait would pass it, that body and the rest fail
+   * (the run stops). Default 300_000.
+   */
   maxRetryTimeMs?: number;
   hooks?: DeliveryHooks<T>;
   /** Resolve after ms, or earlier (resolve or reject) when the signal aborts. */

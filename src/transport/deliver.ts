@@ -3,6 +3,7 @@
 // to one body (retries, splits, statuses) is in send-body.ts.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConversionRecord } from '../record/fields.js';
+import { backoffCap } from './backoff.js';
 import { createPool } from './client.js';
 import type { Deliverer, DeliverOptions, DeliveryStats } from './deliver-types.js';
 import { createOutcomes, emptyStats, type Job, type Part } from './outcomes.js';
@@ -29,6 +30,7 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? Date.now;
+  const maxRetryTimeMs = options.maxRetryTimeMs ?? 300_000;
   const ownedPool = options.dispatcher
     ? undefined
     : createPool(options.url.origin, { connections: concurrency, proxy: options.proxy });
@@ -101,10 +103,10 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
       userAgent: options.userAgent ?? 'revimport',
       timeoutMs: options.timeoutMs ?? 30_000,
     },
-    retries: options.retries ?? 5,
-    backoff: { baseMs: options.baseDelayMs ?? 500, capMs: options.maxDelayMs ?? 30_000 },
+    retries: options.retries ?? Number.POSITIVE_INFINITY,
+    backoff: { baseMs: options.baseDelayMs ?? 500, capMs: options.maxDelayMs ?? backoffCap(maxRetryTimeMs) },
     maxRetryAfterMs: options.maxRetryAfterMs ?? 300_000,
-    maxRetryTimeMs: options.maxRetryTimeMs ?? 300_000,
+    maxRetryTimeMs,
     now,
     random: options.random ?? Math.random,
     dispatcher: options.dispatcher ?? ownedPool!,
@@ -113,7 +115,6 @@ export function createDeliverer<T extends { record: ConversionRecord }>(
     stats,
     hooks,
     outcomes,
-    budget: { firstFailureAt: undefined },
     cancel: cancel.signal,
     halted,
     settleUnsent,

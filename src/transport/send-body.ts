@@ -1,5 +1,6 @@
 // The life of one body: wait for its turn, send it, and act on the answer: deliver, reject, split,
-// stop the run, or retry the same bytes (same Idempotency-Key) within the retry and time budgets.
+// stop the run, or retry the same bytes (same Idempotency-Key) until its time budget, or the optional
+// count, is spent.
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { AuthError, ConfigError, DeliveryError } from '../errors.js';
@@ -22,6 +23,7 @@ const timeoutCodes = new Set([
 /** What sendBody shares with the deliverer that owns the queue. */
 export interface BodyContext<T> {
   request: { url: URL; apiKey: string; userAgent: string; timeoutMs: number };
+  /** Resends per body at most; Infinity: only the time budget ends the retries. */
   retries: number;
   backoff: BackoffOptions;
   maxRetryAfterMs: number;
@@ -35,8 +37,6 @@ export interface BodyContext<T> {
   stats: DeliveryStats;
   hooks: DeliveryHooks<T>;
   outcomes: Outcomes<T>;
-  /** Run-wide: the first transient failure starts the retry time budget. */
-  budget: { firstFailureAt: number | undefined };
   /** Cancels in-flight requests (end of the abort grace period). */
   cancel: AbortSignal;
   /** Sleep that ends early when the run stops. */
@@ -57,6 +57,9 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
   const { outcomes, pacing, stats, hooks } = context;
   const body = `[${parts.map((part) => part.json).join(',')}]`;
   const key = idempotencyKey(body);
+  // The body's own clock, as curl's --retry-max-time: a 30% share of 5xx over a long run must not spend a
+  // run-wide budget (issue 20); a real outage still ends the run once one body has waited it out.
+  let firstFailureAt: number | undefined;
   for (let attempt = 1; ; attempt += 1) {
     for (
       let wait = pacing.delayBeforeStart();
@@ -193,8 +196,8 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
       wait = Math.max(wait, capped);
       pacing.pauseUntil(now + capped);
     }
-    context.budget.firstFailureAt ??= now;
-    if (now + wait > context.budget.firstFailureAt + context.maxRetryTimeMs) {
+    firstFailureAt ??= now;
+    if (now + wait > firstFailureAt + context.maxRetryTimeMs) {
       // Waiting would outlive the budget: give up on this body and everything after it (exit 4, resume later).
       context.spendBudget();
       return context.settleUnsent(parts);

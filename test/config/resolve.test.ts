@@ -19,7 +19,7 @@ describe('resolveSettings', () => {
     expect(settings).toMatchObject({
       batchSize: 500,
       concurrency: 4,
-      retries: 5,
+      retries: undefined,
       maxRetryTimeMs: 300_000,
       timeoutMs: 30_000,
       allowNegative: false,

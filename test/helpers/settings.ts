@@ -15,7 +15,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     statePath: ':memory:',
     batchSize: defaults.batchSize,
     concurrency: defaults.concurrency,
-    retries: defaults.retries,
+    retries: undefined,
     maxRetryTimeMs: defaults.maxRetryTimeMs,
     timeoutMs: defaults.timeoutMs,
     ratePerSec: undefined,

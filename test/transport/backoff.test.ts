@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter } from '../../src/transport/backoff.js';
+import { backoffCap, backoffDelay, parseRetryAfter } from '../../src/transport/backoff.js';
 
 const now = Date.parse('2024-03-01T12:00:00Z');
 
@@ -53,5 +53,17 @@ describe('parseRetryAfter', () => {
     ['Fri, 99 Foo 2024 12:00:00 GMT', undefined],
   ])('%j -> %j ms (asctime read as GMT whatever TZ is)', (value, expected) => {
     expect(parseRetryAfter(value, now)).toBe(expected);
+  });
+});
+
+describe('backoffCap', () => {
+  it.each([
+    [300_000, 30_000],
+    [3_600_000, 30_000],
+    [60_000, 6_000],
+    [4_000, 400],
+    [5, 1],
+  ])('a retry budget of %i ms waits at most %i ms between tries', (budget, cap) => {
+    expect(backoffCap(budget)).toBe(cap);
   });
 });

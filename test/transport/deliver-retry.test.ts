@@ -117,6 +117,34 @@ describe('retries', () => {
     expect(retries.map((retry) => retry.delayMs)).toEqual([5]);
   });
 
+  it('measures the budget per body: failures spread over a run longer than the budget do not spend it', async () => {
+    // Issue 20: a run-wide clock from the first failure made a long run with a share of 5xx stop at exit 4
+    // once the budget had passed, however short each outage was. Every answer here costs 6 s of the clock.
+    let clock = 0;
+    const { receiver, deliverer, idsWith } = await setup(
+      { onRequest: () => (clock += 6_000) },
+      {
+        batchSize: 10,
+        concurrency: 1,
+        baseDelayMs: 1000,
+        maxDelayMs: 1000,
+        maxRetryTimeMs: 10_000,
+        random: () => 0.999,
+        now: () => clock,
+        sleep: async (ms) => {
+          clock += ms;
+        },
+      },
+    );
+    // Body 1: 503, 503, 200; body 2: 200; body 3 (over 20 s after the first failure): 503, 200.
+    receiver.script({ status: 503 }, { status: 503 }, {}, {}, { status: 503 });
+    await pushAll(deliverer, makeItems(30));
+    const stats = await deliverer.close();
+    expect(receiver.requests.map((request) => request.status)).toEqual([503, 503, 200, 200, 503, 200]);
+    expect(idsWith('delivered')).toHaveLength(30);
+    expect(stats).toMatchObject({ batches: 3, retries: 3, delivered: 30, failed: 0 });
+  });
+
   it('spends the retry budget, then fails this body and every later one without more requests', async () => {
     let clock = 0;
     const { receiver, deliverer, reasons, idsWith } = await setup(

@@ -23,7 +23,7 @@ import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
 import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import type { CommandContext } from '../program.js';
-import { createProgress, type OutputMode } from '../progress.js';
+import { createProgress, type OutputMode, sizeOfInputs } from '../progress.js';
 import { renderSummary } from '../render.js';
 import { publicTarget, runJson, stampRun, timedRun } from '../run-report.js';
 import { describeSystemError } from '../system-errors.js';
@@ -37,6 +37,9 @@ import {
 } from './ledger-location.js';
 import type { LedgerFacts } from './ledger-session.js';
 
+/** Seconds between progress lines without a spinner: a run shorter than this prints none (issue 20). */
+const defaultProgressIntervalS = 30;
+
 const flagsSchema = z
   .object({
     config: z.string().optional(),
@@ -49,6 +52,8 @@ const flagsSchema = z
     verbose: z.boolean().optional(),
     /** false with --no-progress (commander's negated flag). */
     progress: z.boolean().optional(),
+    /** --progress-interval: seconds between progress lines without a spinner. */
+    progressInterval: z.string().optional(),
     wait: z.string().optional(),
   })
   .passthrough();
@@ -78,6 +83,10 @@ export async function prepare(
   // Checked here, not when the ledger is taken: a usage error is found before anything else happens.
   if (flags.wait !== undefined && !(Number.isFinite(Number(flags.wait)) && Number(flags.wait) >= 0)) {
     throw new UsageError(`--wait must be a number of seconds, not "${flags.wait}"`);
+  }
+  const interval = flags.progressInterval;
+  if (interval !== undefined && !(Number.isFinite(Number(interval)) && Number(interval) > 0)) {
+    throw new UsageError(`--progress-interval must be a number of seconds above 0, not "${interval}"`);
   }
   const loaded = await loadConfig({ configPath: flags.config, cwd: io.cwd });
   const mappingFile = flags.mapping ? await loadMappingFile(flags.mapping, io.cwd) : undefined;
@@ -392,7 +401,11 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
       if (line) io.stderr.write(`${line}\n`);
     }
   }
-  const progress = await createProgress(io, mode, now, { spinner: flags.progress !== false });
+  const progress = await createProgress(io, mode, now, {
+    spinner: flags.progress !== false,
+    inputBytes: sizeOfInputs(run.files),
+    intervalMs: Number(flags.progressInterval ?? defaultProgressIntervalS) * 1000,
+  });
   for (const warning of prepared.warnings) progress.warn(warning);
   const rejects = settings.rejectsPath
     ? openRejects(settings.rejectsPath, { maxRows: settings.limits.maxRejects })
