@@ -4,11 +4,12 @@
 // field left unmapped is for the user to review (init then exits 1).
 
 import { quote } from '../quote.js';
-import { currencyFromSymbolOrCode, normalizeCurrency } from '../record/currency.js';
+import { currencyFromSymbolOrCode, minorUnits, normalizeCurrency } from '../record/currency.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { parseAmount } from '../record/money.js';
 import { canonicalZone } from '../record/zone.js';
 import { lookupAbbreviation } from '../record/zone-abbreviations.js';
+import { CELLS_ONLY_SCORE, cellKinds, readUnit, repeatsOf } from './guess-cells.js';
 
 /** One column of the sample: its name as written and its trimmed cells, one per sample row ('' when empty). */
 export interface ColumnSample {
@@ -33,10 +34,14 @@ export interface Candidate {
   decimal?: ',' | '.';
   /** conversionDatetime: the zone the header names (`Created (UTC)`). */
   timezone?: string;
-  /** conversionValue: `cents` in the name: integer minor units. */
+  /** conversionValue: integer minor units (`cents` in the name, or a sibling or the parts say so). */
   unit?: 'minor';
+  /** conversionId: the column repeats over the sample's rows (`4 rows, 2 values`): not a choice while another is unique. */
+  repeats?: string;
   /** conversionValue: `micros` in the name: a multiplier. */
   scale?: number;
+  /** conversionValue: what in the cells says minor units (a sibling column, the parts), when they say it. */
+  unitEvidence?: string;
 }
 
 export interface FieldGuess {
@@ -48,6 +53,8 @@ export interface FieldGuess {
   dateOnly?: boolean;
   /** Columns ruled out by their cells, with the reason (shown when nothing was chosen). */
   ruledOut: string[];
+  /** conversionValue: whole numbers the sample cannot tell units from minor units (init shows both totals). */
+  unitUndecided?: boolean;
 }
 
 export interface MappingGuess {
@@ -201,6 +208,7 @@ const idRules: readonly Rule[] = [
     'an order reference',
   ],
   [/^(id|uuid)$/, 85, 'the row id'],
+  [/\b(sales? )?record (number|no|nr|id)\b/, 70, 'a sales record number'],
   [/\bid$/, 55, 'an id'],
   [/^name$/, 50, 'a name (order references in some exports)'],
 ];
@@ -369,6 +377,19 @@ interface Scored extends Candidate {
   field: RecordField;
 }
 
+/** A candidate its cells found: ranked below every name rule but the ones saying "another moment". */
+function cellsOnly(what: string): { score: number; evidence: string } {
+  return { score: CELLS_ONLY_SCORE, evidence: `its cells are ${what}` };
+}
+
+/** An e-mail column found by its cells: a name saying whose (`Buyer Mail`) ranks it as the name rules would. */
+function emailByCells(words: string): { score: number; evidence: string } {
+  const buyer = /\b(customer|buyer|billing|payer|client|purchaser|contact|kunde|cliente)\b/.test(words);
+  const other = /\b(seller|merchant|receiver|recipient|shop|store)\b/.test(words);
+  const score = CELLS_ONLY_SCORE + (buyer ? 30 : 0) - (other ? 20 : 0);
+  return { score, evidence: `its cells are e-mail addresses${buyer ? ", the buyer's by its name" : ''}` };
+}
+
 /** Every candidate of every column for every field, before columns are shared out. */
 function candidates(
   columns: readonly ColumnSample[],
@@ -394,8 +415,13 @@ function candidates(
       return values.length === 0 ? undefined : hit;
     };
     /** A candidate of `field` whose cells passed its check, weighed by how often the column is filled. */
-    const accept = (field: RecordField, hit: { score: number; evidence: string }) =>
-      out.push({ ...base, field, score: hit.score * (0.75 + fill / 4), evidence: hit.evidence });
+    const accept = (
+      field: RecordField,
+      hit: { score: number; evidence: string },
+      extra: Partial<Candidate> = {},
+    ) => out.push({ ...base, field, score: hit.score * (0.75 + fill / 4), evidence: hit.evidence, ...extra });
+    // What the cells plainly are, for the fields whose rules the name matched none of (issue 21).
+    const kinds = cellKinds(values, (v) => (guessDatetimeFormat(v, accepts) ?? 'epoch') !== 'epoch');
 
     // conversionValue: a total beats its parts; the cells must be numbers.
     const bare = words.replace(currencyWord, '');
@@ -405,6 +431,10 @@ function candidates(
     const part = bare === 'total cost' || !money ? undefined : ruleScore(bare, valueParts);
     const total = money ? ruleScore(bare, valueTotals) : undefined;
     const valueHit = part ? { score: 15, evidence: `a part of the total: ${part.evidence}` } : total;
+    // Ad reports write conversion counts with two decimals (`Conv. (Platform Comparable)` 0.00).
+    const counted = /\b(conv|conversions?|interactions)\b/.test(bare);
+    if (!valueHit && money && !counted && kinds.includes('money'))
+      accept('conversionValue', cellsOnly('amounts'));
     if (valueHit && values.length === 0) rule('conversionValue', column, 'is empty in the sample');
     else if (valueHit) {
       const numeric = share(values, (v) => isNumber(v));
@@ -434,6 +464,10 @@ function candidates(
 
     // conversionDatetime: the cells must read with one format.
     const dt = named('conversionDatetime', datetimeRules);
+    if (!dt && kinds.includes('datetime'))
+      accept('conversionDatetime', cellsOnly('dates and times'), {
+        format: guessDatetimeFormat(values, accepts)!,
+      });
     if (dt) {
       const format = guessDatetimeFormat(values, accepts);
       if (format === 'epoch' && !/\b(time|timestamp|date|epoch|created|at)\b/.test(words)) {
@@ -457,6 +491,7 @@ function candidates(
 
     // conversionCurrency: ISO codes; a mostly empty column (another currency "when it differs") ranks low.
     const cur = named('conversionCurrency', currencyRules);
+    if (!cur && kinds.includes('currency')) accept('conversionCurrency', cellsOnly('ISO currency codes'));
     if (cur) {
       if (share(values, (v) => normalizeCurrency(v) !== undefined) < 0.8)
         rule('conversionCurrency', column, `does not hold ISO currency codes (e.g. ${quote(sample)})`);
@@ -488,6 +523,7 @@ function candidates(
     }
 
     const email = named('conversionEmail', emailRules);
+    if (!email && kinds.includes('email')) accept('conversionEmail', emailByCells(words));
     if (email) {
       if (share(values, (v) => emailShape.test(v)) < 0.8)
         rule('conversionEmail', column, `does not hold e-mail addresses (e.g. ${quote(sample)})`);
@@ -554,6 +590,8 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
   }
   const datetime = fields.conversionDatetime.choice;
   if (datetime) joinDateAndTime(columns, datetime, used, accepts);
+  settleId(columns, fields, all, used);
+  settleUnit(columns, fields, all);
 
   for (const field of recordFields) {
     const guess = fields[field];
@@ -575,6 +613,7 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
     if (
       runnerUp &&
       !runnerUp.part &&
+      !runnerUp.repeats &&
       choice.score - runnerUp.score < CLOSE_CALL &&
       !sameCells(columns, choice, runnerUp)
     ) {
@@ -625,6 +664,110 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
     ...(refunded ? { refunded } : {}),
     ...(kinds ? { kinds } : {}),
   };
+}
+
+function cellsOf(columns: readonly ColumnSample[], name: string | undefined): readonly string[] {
+  return columns.find((c) => c.name === name)?.cells ?? [];
+}
+
+/**
+ * The id must be unique over the rows that carry a value (a line item's continuation row repeats its
+ * order's id, but carries no total): a repeating choice gives way to the best unique candidate, and is
+ * kept, for review, only when there is none (an eBay `PayPal Transaction ID` shared by two sales).
+ */
+function settleId(
+  columns: readonly ColumnSample[],
+  fields: Record<RecordField, FieldGuess>,
+  all: Scored[],
+  used: Set<string>,
+) {
+  const guess = fields.conversionId;
+  const id = guess.choice;
+  if (!id) return;
+  const rows = revenueRows(columns, fields.conversionValue.choice, fields.conversionDatetime.choice, id);
+  const repeats = (c: Candidate) => {
+    const { cells, values } = repeatsOf(cellsOf(columns, c.columns[0]), rows);
+    return values < cells ? `${cells} rows, ${values} value${values === 1 ? '' : 's'}` : undefined;
+  };
+  const repeated = repeats(id);
+  if (!repeated) return;
+  id.repeats = repeated;
+  const unique = all.find(
+    (c) =>
+      c.field === 'conversionId' &&
+      !used.has(c.columns[0]!) &&
+      repeatsOf(cellsOf(columns, c.columns[0]), rows).cells === rows.length &&
+      !repeats(c),
+  );
+  if (unique) {
+    used.delete(id.columns[0]!);
+    used.add(unique.columns[0]!);
+    guess.choice = unique;
+    guess.ruledOut.push(`${quote(id.columns[0])} repeats in the sample (${repeated})`);
+  } else {
+    guess.review = `"${id.columns[0]}" repeats in the sample (${repeated}): rows sharing an id are taken as one sale and the others refused as duplicates; set conversionId to a column unique per sale`;
+  }
+}
+
+/**
+ * The sample rows a push would send: a positive value, a datetime (a line item's continuation row has
+ * neither), and no status of money not received (a pending payment and its completion, a refund, share
+ * their payment's id without being a second sale).
+ */
+function revenueRows(
+  columns: readonly ColumnSample[],
+  value: Candidate | undefined,
+  datetime: Candidate | undefined,
+  id: Candidate,
+): number[] {
+  const values = cellsOf(columns, value?.columns[0]);
+  const times = cellsOf(columns, datetime?.columns[0]);
+  const status = guessStatus(columns);
+  const statuses = cellsOf(columns, status?.column);
+  const notRevenue = new Set(status?.notRevenue.map(([v]) => v));
+  return [...cellsOf(columns, id.columns[0]).keys()].filter((i) => {
+    if (notRevenue.has(statuses[i] ?? '') || (datetime && times[i] === '')) return false;
+    if (!value) return true;
+    const amount = parseAmount(values[i] ?? '', { decimal: value.decimal });
+    return amount.ok && amount.value > 0;
+  });
+}
+
+/** A value of whole numbers: minor units when the cells say so, a question when they cannot tell. */
+function settleUnit(
+  columns: readonly ColumnSample[],
+  fields: Record<RecordField, FieldGuess>,
+  all: Scored[],
+) {
+  const guess = fields.conversionValue;
+  const value = guess.choice;
+  if (!value || value.scale || value.columns.length > 1) return;
+  const name = value.columns[0]!;
+  const code =
+    normalizeCurrency(filled(cellsOf(columns, fields.conversionCurrency.choice?.columns[0]))[0] ?? '') ??
+    currencyInHeader(name);
+  const digits = code && code !== '$' ? minorUnits(code) : 2;
+  const reading = readUnit(
+    {
+      value: cellsOf(columns, name),
+      siblings: columns.filter(
+        (c) => c.name !== name && !recordFields.some((f) => fields[f].choice?.columns.includes(c.name)),
+      ),
+      parts: all
+        .filter((c) => c.field === 'conversionValue' && c.part)
+        .map((c) => ({ part: c.part!, cells: cellsOf(columns, c.columns[0]) })),
+    },
+    name,
+    digits,
+  );
+  if (reading.unit === 'minor') {
+    value.unit = 'minor';
+    value.unitEvidence = reading.evidence;
+    value.evidence = `${value.evidence}, in minor units: ${reading.evidence}`;
+  } else if (reading.unit === 'undecided' && !value.unit) {
+    guess.unitUndecided = true;
+    guess.review = `"${name}" holds whole numbers the sample cannot tell as units or minor units (cents)`;
+  }
 }
 
 /** Per sample row, the cells of `names` joined with one space (as `columns: [...]` reads them); empty rows left out. */

@@ -25,6 +25,8 @@ interface Expected {
   review: string[];
   /** Run with preset detection on (the layout is a preset's, re-saved). */
   withPreset?: boolean;
+  /** conversionValue's `unit` in the written config (`minor`: integer cents). */
+  unit?: 'minor';
   /** A text the review list must hold. */
   reviewText?: string;
   /** push --check's valid totals with the config as written. */
@@ -72,6 +74,7 @@ describe('revimport init on the header layouts of real exports (--no-preset unle
     for (const [field, column] of Object.entries(expected.fields)) {
       expect([field, columnsOf(config.mapping.fields?.[field])]).toEqual([field, column]);
     }
+    expect(config.mapping.fields?.conversionValue?.unit).toBe(expected.unit);
     // Exactly the fields expected are marked for review in the table, and the review list is there
     // exactly when init exits 1.
     const marked = [...init.stdout.matchAll(/^(\w+) \(review\)/gm)].map((m) => m[1]);

@@ -400,3 +400,119 @@ describe('guessMapping: rows of several kinds', () => {
     expect(guessMapping(sales, accepts).kinds).toBeUndefined();
   });
 });
+
+// Issue 21 item 4: the cells make a candidate whatever the name; minor units only on the cells' word; an
+// id unique over the sales of the sample.
+describe('guessMapping: what the cells say', () => {
+  it('finds a datetime, a currency and an e-mail column by their cells (Placed (local), Cur, Buyer Mail)', () => {
+    const sample = columns(
+      'Order|Placed (local)|Total|Cur|Buyer Mail',
+      'A-1|23/03/2025 14:05|42.50|EUR|lena@example.com',
+      'A-2|24/03/2025 09:12|18.00|EUR|ole@example.net',
+    );
+    const guess = guessMapping(sample, accepts);
+    expect(chosen(sample)).toMatchObject({
+      conversionDatetime: 'Placed (local)',
+      conversionCurrency: 'Cur',
+      conversionEmail: 'Buyer Mail',
+    });
+    expect(guess.fields.conversionDatetime.choice?.format).toBe('dd/MM/yyyy HH:mm');
+    expect(guess.fields.conversionCurrency.choice?.evidence).toBe('its cells are ISO currency codes');
+  });
+
+  it('ranks a named column above one found by its cells alone', () => {
+    const sample = columns('Shipped|Order Date', '2025-01-02|2025-01-01', '2025-01-04|2025-01-03');
+    expect(chosen(sample).conversionDatetime).toBe('Order Date');
+  });
+
+  it('takes an amount column by its cells, never a conversion count written with decimals', () => {
+    expect(chosen(columns('Sold For|Date', '$24.00|2025-01-01', '$12.50|2025-01-02')).conversionValue).toBe(
+      'Sold For',
+    );
+    expect(
+      chosen(columns('Conv. (Platform Comparable)|Cur', '1.50|EUR', '0.00|EUR')).conversionValue,
+    ).toBeUndefined();
+  });
+
+  it('never reads order numbers as years, nor upper-case words as currencies', () => {
+    const sample = columns('Ref|Flag', '1001|YES', '1002|NO');
+    const guess = guessMapping(sample, accepts);
+    expect(guess.fields.conversionDatetime.choice).toBeUndefined();
+    expect(guess.fields.conversionCurrency.choice).toBeUndefined();
+  });
+});
+
+describe('guessMapping: minor units', () => {
+  it.each([
+    ['a formatted sibling', 'total|total_formatted|currency', ['8820|$88.20|USD', '1999|$19.99|USD']],
+    [
+      'parts that add up only at /100',
+      'subtotal|tax|total|currency',
+      ['80.00|8.20|8820|USD', '19.99|0|1999|USD'],
+    ],
+  ])('reads whole numbers as cents when %s says so', (_why, header, rows) => {
+    const value = guessMapping(columns(header, ...rows), accepts).fields.conversionValue;
+    expect(value.choice?.columns).toEqual(['total']);
+    expect(value.choice?.unit).toBe('minor');
+    expect(value.review).toBeUndefined();
+  });
+
+  it('asks when whole numbers read either way (parts in cents too), never for JPY or written decimals', () => {
+    const cents = guessMapping(
+      columns('subtotal|tax|total|currency', '8000|820|8820|USD', '1999|0|1999|USD'),
+      accepts,
+    );
+    expect(cents.fields.conversionValue.unitUndecided).toBe(true);
+    expect(cents.fields.conversionValue.choice?.unit).toBeUndefined();
+    const yen = guessMapping(columns('total|currency', '8820|JPY', '1999|JPY'), accepts);
+    expect(yen.fields.conversionValue.unitUndecided).toBeUndefined();
+    const units = guessMapping(columns('Total|Currency', '784.00|ZAR', '1999.00|ZAR'), accepts);
+    expect(units.fields.conversionValue.unitUndecided).toBeUndefined();
+    const small = guessMapping(columns('Total|Currency', '25|USD', '40|USD'), accepts);
+    expect(small.fields.conversionValue.unitUndecided).toBeUndefined();
+  });
+
+  it('does not take a quantity of 1 beside a total of 100 for a formatted sibling', () => {
+    const value = guessMapping(columns('Total|Quantity|Currency', '100|1|USD'), accepts).fields
+      .conversionValue;
+    expect(value.choice?.unit).toBeUndefined();
+  });
+});
+
+describe('guessMapping: an id unique over the sales', () => {
+  const ebay = (orderNumbers: string[]) =>
+    columns(
+      'Sales Record Number|Order Number|Total Price|Sale Date|PayPal Transaction ID',
+      ...['7AB', '7AB', '9XY', '9XY'].map(
+        (txn, i) => `100${i}|${orderNumbers[i]}|${10 + i}.00|2025-03-0${i + 1}|${txn}`,
+      ),
+    );
+
+  it('gives way to a unique column when the chosen one repeats (eBay: PayPal Transaction ID, 4 sales, 2 values)', () => {
+    const id = guessMapping(ebay(['', '', '', '']), accepts).fields.conversionId;
+    expect(id.choice?.columns).toEqual(['Sales Record Number']);
+    expect(id.runnerUp?.columns).toEqual(['PayPal Transaction ID']);
+    expect(id.runnerUp?.repeats).toBe('4 rows, 2 values');
+    expect(id.review).toBeUndefined();
+  });
+
+  it('keeps a repeating id only with a review line when no column is unique', () => {
+    const sample = columns('Total|Date|Transaction ID', '10.00|2025-03-01|7AB', '12.00|2025-03-02|7AB');
+    const id = guessMapping(sample, accepts).fields.conversionId;
+    expect(id.choice?.columns).toEqual(['Transaction ID']);
+    expect(id.review).toMatch(/"Transaction ID" repeats in the sample \(2 rows, 1 value\).*duplicates/);
+  });
+
+  it('counts only the rows that are sales: line items without a total, pending rows', () => {
+    const lines = columns(
+      'Name|Total|Paid at|Status',
+      '#1|10.00|2025-03-01|paid',
+      '#1||||',
+      '#2|12.00|2025-03-02|pending',
+      '#2|12.00|2025-03-03|paid',
+    );
+    const id = guessMapping(lines, accepts).fields.conversionId;
+    expect(id.choice?.columns).toEqual(['Name']);
+    expect(id.review).toBeUndefined();
+  });
+});

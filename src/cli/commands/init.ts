@@ -135,8 +135,17 @@ export async function initCommand(sample: string, options: Record<string, unknow
   if (guess) {
     for (const field of recordFields) {
       const note = guess.fields[field].review;
-      if (note) review.push(`${field}: ${note}`);
+      if (field === 'conversionValue' && guess.fields.conversionValue.unitUndecided)
+        review.push(
+          unitQuestion(guess, { rows: sampleRowsToCheck, mapping, timezone, currency, isJson, records }),
+        );
+      else if (note) review.push(`${field}: ${note}`);
     }
+    const id = guess.fields.conversionId;
+    if (id.runnerUp?.repeats && id.choice && !id.choice.repeats)
+      notes.push(
+        `conversionId: "${id.runnerUp.columns[0]}" repeats in the sample (${id.runnerUp.repeats}): init chose "${id.choice.columns[0]}", unique in the sample`,
+      );
     if (guess.status) {
       const { column, keep, notRevenue } = guess.status;
       const seen = notRevenue.map(([value, n]) => `${value} (${n})`).join(', ');
@@ -147,7 +156,7 @@ export async function initCommand(sample: string, options: Record<string, unknow
       );
     }
     const value = guess.fields.conversionValue.choice;
-    if (value?.unit === 'minor') {
+    if (value?.unit === 'minor' && !value.unitEvidence) {
       review.push(
         `conversionValue: "${value.columns[0]}" is read as integer cents (unit: minor, from its name): check the sample totals`,
       );
@@ -265,6 +274,43 @@ export async function initCommand(sample: string, options: Record<string, unknow
   if (notes.length) out.push('', 'notes:', ...notes.map((m) => `- ${m}`));
   io.stdout.write(`${out.join('\n')}\n`);
   return review.length ? ExitCode.partial : ExitCode.ok;
+}
+
+/** What trying the sample again with another reading of the value needs. */
+interface SampleRun {
+  rows: readonly SourceRow[];
+  mapping: WrittenMapping;
+  timezone: string | undefined;
+  currency: string | undefined;
+  isJson: boolean;
+  /** The records of the config as written (the value read as units). */
+  records: readonly ConversionRecord[];
+}
+
+/** Whole numbers that read either way: the column and the sample's total under each reading (issue 21). */
+function unitQuestion(guess: MappingGuess, run: SampleRun): string {
+  const choice = guess.fields.conversionValue.choice!;
+  const minor = specOf({ ...choice, unit: 'minor' }, run.isJson);
+  const asMinor = trySample(
+    run.rows,
+    { ...run.mapping, fields: { ...run.mapping.fields, conversionValue: minor } },
+    run.timezone,
+    run.currency,
+  ).records;
+  return (
+    `conversionValue: "${choice.columns[0]}" holds whole numbers the sample cannot tell apart: as units (the config as written) ` +
+    `the sample totals ${totalsText(run.records)}; as minor units (unit: minor, cents) ${totalsText(asMinor)}; ` +
+    'if they are cents, set mapping.fields.conversionValue to { column, unit: minor }'
+  );
+}
+
+/** `USD 17640, EUR 12` : the sample's total per currency, as sampleTotals rounds it. */
+function totalsText(records: readonly ConversionRecord[]): string {
+  const by = new Map<string, number>();
+  for (const r of records)
+    by.set(r.conversionCurrency, (by.get(r.conversionCurrency) ?? 0) + r.conversionValue);
+  if (by.size === 0) return 'nothing (no valid record)';
+  return [...by].map(([code, total]) => `${code} ${Math.round(total * 100) / 100}`).join(', ');
 }
 
 interface Tried {
