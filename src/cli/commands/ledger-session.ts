@@ -14,6 +14,7 @@ import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
 import { WorkerLedger } from '../../ledger/worker-ledger.js';
+import { KnownProblems } from '../../pipeline/known-problems.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
 import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
@@ -30,6 +31,8 @@ export interface LedgerFacts {
    * host's) delivered there, so the run must say so rather than resend silently.
    */
   readonly firstRun: boolean;
+  /** Problems earlier runs reported to this target, read once; this run's new ones are recorded at its end. */
+  readonly known: KnownProblems;
 }
 
 export async function withLedger(
@@ -209,7 +212,8 @@ async function holding<L extends LedgerStore>(
   await ledger.merge();
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const targetId = await ledger.target(target);
-  const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)) };
+  const known = new KnownProblems(await ledger.knownProblems(targetId), settings.reportKnown);
+  const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)), known };
   const runId = await ledger.beginRun({
     command: run.command,
     files: run.files,
@@ -222,6 +226,9 @@ async function holding<L extends LedgerStore>(
       counts: summary ? countsOf(summary) : {},
       exitCode: code,
       durationMs: Date.now() - started,
+      // Remembered with the run's outcome: a run that crashed before has its problems reported again. A run
+      // that --max-invalid stopped remembers none: its export must stop the next run too until it is fixed.
+      reported: { targetId, fingerprints: summary?.aborted === undefined ? known.fresh : [] },
     });
   const thread = worker(ledger);
   try {
@@ -256,9 +263,11 @@ const countKeys = [
   'rowsRead',
   'valid',
   'invalid',
+  'knownInvalid',
   'skipped',
   'sent',
   'rejected',
+  'knownRefused',
   'duplicates',
   'alreadySent',
   'changed',
