@@ -100,6 +100,19 @@ describe('one bad export no longer makes every later run exit 1', () => {
     ]);
   });
 
+  it('a run whose exit code could not say them (3: a refused key) leaves its rows new for the next run', async () => {
+    const r = await start();
+    const file = writeExport(work, 'export.csv', { to: 6, invalid: [2] });
+    const refused = await runCli(['push', file, '--json', '-c', config], {
+      cwd: work,
+      env: pushEnv(r.url, 'not-the-key', state),
+    });
+    expect(refused.code).toBe(3);
+    const next = await push(r, [file, '--json']);
+    const s = JSON.parse(next.stdout);
+    expect([next.code, s.invalid, s.knownInvalid]).toEqual([1, 1, 0]);
+  });
+
   it('--max-invalid counts only new invalid rows', async () => {
     const r = await start();
     const first = writeExport(work, 'a.csv', { to: 20, invalid: [1, 2, 3, 4] });
@@ -141,6 +154,14 @@ describe('a record the server refused, unchanged, makes the next runs exit 0', (
 });
 
 describe('the rejects file is never truncated', () => {
+  it('a later run with one invalid row keeps the rows an earlier run wrote to the same path', async () => {
+    const r = await start();
+    const rejects = path.join(work, 'rejects.csv');
+    await push(r, [writeExport(work, 'a.csv', { to: 5, invalid: [1, 2, 3] }), '--rejects', rejects]);
+    await push(r, [writeExport(work, 'b.csv', { from: 6, to: 8, invalid: [7] }), '--rejects', rejects]);
+    expect(rejectRows(rejects).map((row) => row.split(',')[0])).toEqual(['1', '2', '3', '7']);
+  });
+
   it("two runs into one rejects-{date}.csv keep both runs' rows, each with its run", async () => {
     const r = await start();
     const a = writeExport(work, 'a.csv', { to: 5, invalid: [1, 2] });

@@ -17,7 +17,7 @@ import { WorkerLedger } from '../../ledger/worker-ledger.js';
 import { KnownProblems } from '../../pipeline/known-problems.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
-import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
+import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
 
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
 type RunInfo = { command: 'push' | 'retry'; files: string[] };
@@ -226,9 +226,7 @@ async function holding<L extends LedgerStore>(
       counts: summary ? countsOf(summary) : {},
       exitCode: code,
       durationMs: Date.now() - started,
-      // Remembered with the run's outcome: a run that crashed before has its problems reported again. A run
-      // that --max-invalid stopped remembers none: its export must stop the next run too until it is fixed.
-      reported: { targetId, fingerprints: summary?.aborted === undefined ? known.fresh : [] },
+      reported: { targetId, fingerprints: remembers(summary, code) ? known.fresh : [] },
     });
   const thread = worker(ledger);
   try {
@@ -256,6 +254,17 @@ async function holding<L extends LedgerStore>(
     );
     throw error;
   }
+}
+
+/**
+ * Whether a run's new problems become known (issue 20): only when its exit code could say them, 0 (within
+ * --max-invalid) or 1. A run that ended with 3, 4, 5 or a signal, crashed, or was stopped by --max-invalid
+ * (nothing sent: the same export must stop the next run too) remembers none: the next run reports them again,
+ * so no invalid row goes without one exit 1.
+ */
+function remembers(summary: Summary | undefined, code: number): boolean {
+  if (!summary || summary.aborted !== undefined) return false;
+  return code === ExitCode.ok || code === ExitCode.partial;
 }
 
 /** The counts a run records in the ledger's runs table (`revimport history`). */
