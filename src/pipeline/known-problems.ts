@@ -23,7 +23,14 @@ function rowContent(row: SourceRow | undefined, raw: string | undefined): string
   if (row.kind === 'malformed') return `malformed\u0000${row.raw}`;
   if (row.kind === 'json') return `json\u0000${row.text.trim()}`;
   // The header too: the same cells under other columns are another row.
-  return `csv\u0000${(row.source.header ?? []).join('\u0001')}\u0000${row.cells.join('\u0001')}`;
+  return `csv\u0000${framed(row.source.header ?? [])}\u0000${framed(row.cells)}`;
+}
+
+/** Each cell with its length first: no cell's content can pass for a boundary between two cells. */
+function framed(cells: readonly string[]): string {
+  let out = '';
+  for (const cell of cells) out += `${cell.length}:${cell}`;
+  return out;
 }
 
 /** The known set of one target, read once per run, and what this run reports for the first time. */
