@@ -6,7 +6,10 @@ import type { Summary } from '../report/summary.js';
 export const ExitCode = {
   /** Every valid row delivered (or already delivered); with --check: every row valid. */
   ok: 0,
-  /** Some rows invalid, refused by the server or changed since delivered; the rest delivered. */
+  /**
+   * Some rows newly invalid, refused by the server or changed since delivered; the rest delivered. Rows an
+   * earlier run reported already (knownInvalid, knownRefused) are no reason for 1 (issue 20).
+   */
   partial: 1,
   /** Usage or config error; nothing sent. */
   usage: 2,
@@ -30,15 +33,22 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**
  * Precedence when several apply: 4 (delivery failed) before 1 (data problems). Up to `allowedInvalid`
- * invalid rows (the --max-invalid budget) are no reason for 1.
+ * new invalid rows (the --max-invalid budget) are no reason for 1, nor are problems an earlier run
+ * reported already (issue 20: the exit code says what is new).
  */
 export function exitCodeFor(summary: Summary, allowedInvalid = 0): ExitCodeValue {
   const outstanding = summary.failed + summary.pending + summary.notSent;
   if (outstanding + summary.retriedFailed + summary.retriedPending > 0) return ExitCode.deliveryFailed;
   if (summary.aborted !== undefined) return ExitCode.partial;
-  const refused = summary.rejected + summary.retriedRejected;
-  if (summary.invalid > allowedInvalid || refused > 0 || summary.changed > 0) return ExitCode.partial;
+  // Refusals the server gave this run's records or resent ones; an unchanged record refused before is known.
+  const refused = summary.rejected + summary.retriedRejected - summary.knownRefused;
+  if (newInvalid(summary) > allowedInvalid || refused > 0 || summary.changed > 0) return ExitCode.partial;
   return ExitCode.ok;
+}
+
+/** Invalid rows no earlier run reported (issue 20). */
+export function newInvalid(summary: Summary): number {
+  return summary.invalid - summary.knownInvalid;
 }
 
 export function exitCodeForError(error: unknown): ExitCodeValue {

@@ -124,6 +124,10 @@ HTTP_PROXY, NO_PROXY (either case), NODE_EXTRA_CA_CERTS (a private CA's certific
       ).choices(['net', 'gross', 'adjust']),
     )
     .option('--rejects-skipped', 'also write skipped rows (unpaid, refunded in full...) to the rejects file')
+    .option(
+      '--report-known',
+      'also write rows an earlier run reported (invalid, refused) to the rejects file again; they still do not make the exit code 1',
+    )
     .addOption(
       new Option(
         '--resend [which]',

@@ -1,5 +1,6 @@
 // The result on stdout: the summary as text, or exactly one JSON object under --json.
 import { quote } from '../quote.js';
+import { localDay } from '../report/rejects.js';
 import type { ErrorExample, Summary } from '../report/summary.js';
 import { explainCodes } from './system-errors.js';
 
@@ -11,6 +12,8 @@ export function counted(count: number, singular: string, plural = `${singular}s`
 export interface RenderOptions {
   /** `retry` reads no file: no "0 rows read" line. */
   command?: 'push' | 'retry';
+  /** --report-known: rows an earlier run reported were written again (said so in the summary). */
+  settings?: { reportKnown?: boolean };
 }
 
 /** The --json object: every key always present (zeros, not missing keys). */
@@ -80,6 +83,7 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
     // Apart from this run's rows: a re-run after a failure printed "delivered 5000 ... already sent 5000,
     // resent from earlier runs 5000" for a 5,000-row file (issue 20).
     if (summary.retried || options.command === 'retry') lines.push(resentLine(summary));
+    lines.push(...knownLines(summary, options.settings?.reportKnown === true));
     lines.push(
       `${counted(summary.requests, 'request')} in ${counted(summary.batches, 'batch', 'batches')}, ${seconds} s`,
     );
@@ -104,6 +108,30 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
     if (group.count > shown) lines.push(`  … and ${group.count - shown} more`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Problems an earlier run reported (issue 20): said apart, so a cron log shows they are not new and why the
+ * run exits 0 for them.
+ */
+function knownLines(summary: Summary, reportedAgain: boolean): string[] {
+  const lines: string[] = [];
+  const written = reportedAgain
+    ? 'written again (--report-known)'
+    : 'not reported again; --report-known to write them';
+  if (summary.knownInvalid > 0) {
+    const all = summary.knownInvalid === summary.invalid ? 'all ' : `${summary.knownInvalid} of them `;
+    const when = summary.knownReportedIn;
+    const since = when ? ` on ${localDay(new Date(when.at))} (run ${when.runId})` : '';
+    lines.push(`${summary.invalid} invalid, ${all}already reported${since}: ${written}`);
+  }
+  if (summary.knownRefused > 0) {
+    lines.push(
+      `${counted(summary.knownRefused, 'record')} refused by the server in an earlier run, unchanged: ` +
+        `not sent, ${written}; --resend sends them as they are`,
+    );
+  }
+  return lines;
 }
 
 function renderExample(e: ErrorExample): string {

@@ -29,6 +29,7 @@ export interface PushFlags {
   allowNegative?: boolean;
   refunds?: string;
   rejectsSkipped?: boolean;
+  reportKnown?: boolean;
   allowHttp?: boolean;
   /** `--proxy <url>`; false from `--no-proxy`. */
   proxy?: string | false;
@@ -133,6 +134,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
     allowNegative: flags.allowNegative ?? config.allowNegative ?? false,
     refunds: refundsSetting(flags.refunds ?? config.refunds),
     rejectsSkipped: flags.rejectsSkipped ?? config.rejectsSkipped ?? false,
+    reportKnown: flags.reportKnown ?? config.reportKnown ?? false,
     earliestMs: earliestSetting(config.earliest),
     futureMs: config.futureHours === undefined ? defaults.futureMs : config.futureHours * 3_600_000,
     allowHttp: flags.allowHttp ?? config.allowHttp ?? false,

@@ -321,6 +321,11 @@ export const configSchema = z
     refunds: z.enum(['net', 'gross', 'adjust']).optional(),
     /** Also write skipped rows (not-paid statuses, refunded in full...) to the rejects file. */
     rejectsSkipped: z.boolean().optional(),
+    /**
+     * Report again the invalid rows and refused records an earlier run reported (issue 20): written to the
+     * rejects file and listed. Default false: counted knownInvalid / knownRefused only. Never a reason for exit 1.
+     */
+    reportKnown: z.boolean().optional(),
     allowHttp: z.boolean().optional(),
     /** Proxy for the CRM requests (`http://[user:password@]host:port`); HTTPS_PROXY/HTTP_PROXY win over it. */
     proxy: z.string().min(1).optional(),

@@ -47,6 +47,8 @@ export interface Settings {
   refunds: 'net' | 'gross' | 'adjust';
   /** Write skipped rows to the rejects file too. */
   rejectsSkipped: boolean;
+  /** Write rows an earlier run reported (knownInvalid, knownRefused) to the rejects file again (issue 20). */
+  reportKnown: boolean;
   /** Plausible conversion instants: not before `earliestMs`, not more than `futureMs` after the run starts. */
   earliestMs: number;
   futureMs: number;

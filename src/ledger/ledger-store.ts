@@ -7,6 +7,7 @@ import type {
   AssignResult,
   BeginRunInput,
   FinishRunInput,
+  ReportedIn,
   RunRow,
   StateCounts,
 } from './types.js';
@@ -28,8 +29,13 @@ export interface LedgerStore extends LedgerPort {
    */
   assign(baseUrl: string, fingerprints: readonly string[], account: string): Awaitable<AssignResult>;
   beginRun(input: BeginRunInput): Awaitable<number>;
-  /** Records the run's outcome, and merges what it delivered. */
+  /** Records the run's outcome and the problems it reported first (`reported`), and merges what it delivered. */
   finishRun(runId: number, input: FinishRunInput): Awaitable<void>;
+  /**
+   * Every problem earlier runs reported for this target, by fingerprint (issue 20): read once per run, so
+   * the row path asks a Map, never the ledger.
+   */
+  knownProblems(targetId: number): Awaitable<Map<string, ReportedIn>>;
   /** A run refused the ledger (another run held it): recorded already finished. */
   recordRun(input: BeginRunInput & FinishRunInput): Awaitable<number>;
   /** Newest first. */

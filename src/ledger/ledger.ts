@@ -25,6 +25,7 @@ import type {
   OutstandingRecord,
   PendingEntry,
   RecordState,
+  ReportedIn,
   RunCommand,
   RunRow,
   StateCounts,
@@ -106,6 +107,7 @@ export class Ledger implements LedgerStore {
     this.#stmt.lookup.raw(true);
     this.#stmt.lookupRecords.raw(true);
     this.#stmt.outstanding.raw(true);
+    this.#stmt.knownProblems.raw(true);
     this.#journalSettled = (this.#stmt.journalSettled.get() as { n: number }).n;
   }
 
@@ -180,6 +182,8 @@ export class Ledger implements LedgerStore {
     this.#stmt.moveStaged.run(params);
     this.#stmt.moveBatches.run(params);
     this.#stmt.moveRuns.run(params);
+    this.#stmt.moveKnownProblems.run(params);
+    this.#stmt.dropKnownProblems.run({ from });
     this.#stmt.dropTarget.run({ from });
   }
 
@@ -196,9 +200,30 @@ export class Ledger implements LedgerStore {
   /** Records the run's outcome, and merges what it delivered into the records table. */
   finishRun(runId: number, input: FinishRunInput): void {
     this.#guard();
-    const { counts, exitCode, durationMs, finishedAt = this.#now() } = input;
-    this.#stmt.finishRun.run(JSON.stringify(counts), exitCode, durationMs, finishedAt, runId);
+    const { counts, exitCode, durationMs, finishedAt = this.#now(), reported } = input;
+    this.#db
+      .transaction(() => {
+        this.#stmt.finishRun.run(JSON.stringify(counts), exitCode, durationMs, finishedAt, runId);
+        if (!reported) return;
+        for (let start = 0; start < reported.fingerprints.length; start += chunkSize) {
+          const fingerprints = JSON.stringify(reported.fingerprints.slice(start, start + chunkSize));
+          this.#stmt.rememberProblems.run({
+            target: reported.targetId,
+            run: runId,
+            now: finishedAt,
+            fingerprints,
+          });
+        }
+      })
+      .immediate();
     this.merge();
+  }
+
+  knownProblems(targetId: number): Map<string, ReportedIn> {
+    const known = new Map<string, ReportedIn>();
+    const rows = this.#stmt.knownProblems.all(targetId) as [string, number, number][];
+    for (const [fingerprint, runId, at] of rows) known.set(fingerprint, { runId, at });
+    return known;
   }
 
   /**

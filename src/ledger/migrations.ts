@@ -167,6 +167,23 @@ ALTER TABLE runs ADD COLUMN target_id INTEGER;
 ALTER TABLE runs ADD COLUMN key_fingerprint TEXT;
 `;
 
+/**
+ * v5 (issue 20): problems reported already. One row per invalid row a run reported (written to the rejects
+ * file, counted in the summary), by target and fingerprint of the row's content plus its reasons
+ * (pipeline/known-problems.ts), with the run that first reported it. A later run that reads the same row
+ * counts it `knownInvalid` and does not report it again, so one bad export left in the folder no longer
+ * makes every later run exit 1. Existing ledgers start with none known.
+ */
+const schemaV5 = `
+CREATE TABLE known_problems (
+  target_id   INTEGER NOT NULL REFERENCES targets (id),
+  fingerprint TEXT    NOT NULL,
+  run_id      INTEGER NOT NULL,
+  reported_at INTEGER NOT NULL,
+  PRIMARY KEY (target_id, fingerprint)
+) STRICT, WITHOUT ROWID;
+`;
+
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
 
@@ -176,6 +193,7 @@ export const ledgerMigrations: readonly Migration[] = [
   schemaV2,
   schemaV3,
   { sql: schemaV4, foreignKeysOff: true },
+  schemaV5,
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

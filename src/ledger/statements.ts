@@ -54,6 +54,12 @@ export const sql = {
   moveStaged: 'UPDATE staged SET target_id = :into WHERE target_id = :from',
   moveBatches: 'UPDATE batches SET target_id = :into WHERE target_id = :from',
   moveRuns: 'UPDATE runs SET target_id = :into WHERE target_id = :from',
+  // Problems reported already (migrations.ts v5): a merged target keeps what either side reported.
+  moveKnownProblems: 'UPDATE OR IGNORE known_problems SET target_id = :into WHERE target_id = :from',
+  dropKnownProblems: 'DELETE FROM known_problems WHERE target_id = :from',
+  knownProblems: 'SELECT fingerprint, run_id, reported_at FROM known_problems WHERE target_id = ?',
+  rememberProblems: `INSERT OR IGNORE INTO known_problems (target_id, fingerprint, run_id, reported_at)
+    SELECT :target, value, :run, :now FROM json_each(:fingerprints)`,
   dropTarget: 'DELETE FROM targets WHERE id = :from',
   beginRun: `INSERT INTO runs (command, files, started_at, pid, target_id, key_fingerprint)
     VALUES (?, ?, ?, ?, ?, ?)`,

@@ -86,6 +86,17 @@ export interface FinishRunInput {
   readonly durationMs: number;
   /** Epoch ms. Default: the ledger's `now()`. */
   readonly finishedAt?: number;
+  /**
+   * Problems this run reported for the first time (issue 20), remembered with the run's outcome in the same
+   * transaction, so a later run counts them known: fingerprints from pipeline/known-problems.ts.
+   */
+  readonly reported?: { readonly targetId: number; readonly fingerprints: readonly string[] };
+}
+
+/** The run that first reported a problem (issue 20), and when (epoch ms). */
+export interface ReportedIn {
+  readonly runId: number;
+  readonly at: number;
 }
 
 /** One row of `revimport history`. Times are epoch ms; the `finish` fields are null while running or after a crash. */

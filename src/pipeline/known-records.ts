@@ -29,11 +29,13 @@ export interface KnownContext {
   deliverer: Deliverer<Item>;
   ledger: { ledger: LedgerPort; targetId: number } | undefined;
   reject: (rejection: Rejection) => void;
+  /** `--report-known`: a record refused in an earlier run is written to the rejects file again. */
+  reportKnown: boolean;
 }
 
 /** Returns `knownAlready(item, entry)`: true when the record is counted here and not to be sent. */
 export function knownRecords(context: KnownContext): (item: Item, entry: LedgerEntry) => Promise<boolean> {
-  const { settings, resend, summary, changedDifference, deliverer, ledger, reject } = context;
+  const { settings, resend, summary, changedDifference, deliverer, ledger, reject, reportKnown } = context;
   /** A record the ledger knows, counted here and not sent: true; false when it is to be sent. */
   const knownAlready = async (item: Item, entry: LedgerEntry): Promise<boolean> => {
     const same = entry.contentHash === item.contentHash;
@@ -63,6 +65,9 @@ export function knownRecords(context: KnownContext): (item: Item, entry: LedgerE
 
   const rejectedBefore = (item: Item) => {
     summary.rejected++;
+    // Reported by the run the server refused it in (issue 20): known now, and no reason for exit 1 again.
+    summary.knownRefused++;
+    if (!reportKnown) return;
     const id = item.record.conversionId;
     reject({
       file: item.file,

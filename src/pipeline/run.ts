@@ -6,7 +6,7 @@ import { readRows } from '../input/read-rows.js';
 import type { SourceInfo } from '../input/types.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { recordIdentity } from '../ledger/record-key.js';
-import type { LedgerEntry } from '../ledger/types.js';
+import type { LedgerEntry, ReportedIn } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
@@ -15,6 +15,7 @@ import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
+import type { KnownProblems } from './known-problems.js';
 import { knownRecords, type ResendMode } from './known-records.js';
 import { type OpenedLookup, openLookup } from './lookup-table.js';
 import { Resent, resendOutstanding } from './resend.js';
@@ -31,6 +32,11 @@ export interface RunDeps {
   /** Open ledger and the run's id, for push; absent for --check. */
   ledger?: { ledger: LedgerPort; targetId: number; runId: number };
   rejects?: RejectsWriter;
+  /**
+   * Problems earlier runs reported to this target (issue 20): an invalid row among them is counted
+   * `knownInvalid` and not reported again. Absent under --check (no ledger): every invalid row is new.
+   */
+  known?: KnownProblems;
   userAgent: string;
   now: () => number;
   /** The wall clock (epoch ms) for the plausible-instant bound; default Date.now. */
@@ -117,7 +123,16 @@ export async function runPipeline(
   };
   const knownAlready =
     deliverer &&
-    knownRecords({ settings, resend: options.resend, summary, changedDifference, deliverer, ledger, reject });
+    knownRecords({
+      settings,
+      resend: options.resend,
+      summary,
+      changedDifference,
+      deliverer,
+      ledger,
+      reject,
+      reportKnown: deps.known?.reportKnown ?? false,
+    });
   const handleLookedUp = async (items: Item[], known: Map<string, LedgerEntry>) => {
     if (!deliverer || !knownAlready) return;
     for (const item of items) {
@@ -201,7 +216,10 @@ export async function runPipeline(
       } else if (!result.ok) {
         summary.invalid++;
         if (result.duplicate) summary.duplicates++;
-        reject(result.rejection);
+        const before = deps.known?.reportedBefore(result.rejection);
+        if (!before || deps.known?.reportKnown) reject(result.rejection);
+        else hooks.onInvalid?.(result.rejection);
+        if (before) noteKnownInvalid(summary, before);
       } else {
         summary.valid++;
         validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
@@ -337,6 +355,14 @@ export async function runPipeline(
     summary.durationMs = Math.round(deps.now() - started);
     return summary;
   }
+}
+
+/** A row reported invalid by an earlier run: counted apart, with the earliest run that reported one. */
+function noteKnownInvalid(summary: Summary, before: ReportedIn): void {
+  summary.knownInvalid++;
+  const earliest = summary.knownReportedIn;
+  if (earliest && earliest.runId <= before.runId) return;
+  summary.knownReportedIn = { runId: before.runId, at: new Date(before.at).toISOString() };
 }
 
 /** An error that ended a run carries what the run did until then, for the summary and the ledger. */

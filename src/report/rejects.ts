@@ -1,7 +1,9 @@
 // Writes invalid and refused rows to `--rejects` (CSV or JSON lines by extension, mode 0600) with their
-// original columns plus _file, _line, _reason, so a fixed copy can be pushed again.
+// original columns plus _file, _line, _reason (and _run: which run wrote the row), so a fixed copy can be
+// pushed again. An existing file is appended to, never truncated (issue 20: a later run's one invalid row
+// replaced a 3,001-line file).
 import { once } from 'node:events';
-import { createWriteStream, fchmodSync, openSync, type WriteStream } from 'node:fs';
+import { createWriteStream, fchmodSync, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import type { JsonRow, SourceRow } from '../input/types.js';
 import { normalizeColumnName } from '../mapping/column-name.js';
 import type { Rejection } from './rejection.js';
@@ -21,6 +23,22 @@ export interface RejectsOptions {
    * row wrote a 1.26 GB rejects file (issue 24). Default: no bound.
    */
   maxRows?: number;
+  /**
+   * The run writing, asked when the file is opened (at the first row): each row gets it as `_run` (a ledger
+   * run id, or `check`), so rows of several runs appended to one file stay apart. Absent: no `_run` column.
+   */
+  run?: () => string;
+}
+
+/** `{date}` (local YYYY-MM-DD) and `{runId}` in a --rejects path: one file per day or per run (issue 20). */
+export function resolveRejectsPath(template: string, values: { date: string; runId: string }): string {
+  return template.replaceAll('{date}', values.date).replaceAll('{runId}', values.runId);
+}
+
+/** YYYY-MM-DD of `at` in the local time zone (the user's calendar day, for `{date}`). */
+export function localDay(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
 
 /** Spreadsheets run a cell starting with = + - @ (or tab/CR) as a formula: prefix it with a quote. */
@@ -42,21 +60,46 @@ export function reasonText(rejection: Rejection): string {
   return rejection.issues.map((i) => `${i.column}: ${i.message}`).join('; ');
 }
 
-export function openRejects(path: string, options: RejectsOptions = {}): RejectsWriter {
-  const jsonl = /\.(jsonl|ndjson|json)$/i.test(path);
+/**
+ * `path` may be a function: the file is named when the first row is written (a `{runId}` known only once the
+ * run has taken the ledger). An existing file is appended to: a CSV file whose header ends with our columns
+ * keeps it (rows are placed under it by column name); any other CSV file gets this run's header line first.
+ */
+export function openRejects(path: string | (() => string), options: RejectsOptions = {}): RejectsWriter {
   const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const meta = options.run
+    ? ['_raw', '_file', '_line', '_reason', '_run']
+    : ['_raw', '_file', '_line', '_reason'];
+  let file = typeof path === 'string' ? path : undefined;
+  let jsonl = file !== undefined && isJsonLines(file);
   let stream: WriteStream | undefined;
   let header: string[] | undefined;
   let headerIndex: Map<string, number> | undefined;
+  let runLabel: string | undefined;
   let count = 0;
   let dropped = 0;
 
   const open = () => {
-    const fd = openSync(path, 'w', 0o600);
+    file ??= (path as () => string)();
+    jsonl = isJsonLines(file);
+    runLabel = options.run?.();
+    // a+: appended to, and its first line read (the header to keep).
+    const fd = openSync(file, 'a+', 0o600);
     // `mode` only applies when the file is created: an existing file keeps its mode otherwise.
     fchmodSync(fd, 0o600);
+    const existing = readExisting(fd);
     stream = createWriteStream('', { fd });
+    // A line cut short (a run killed mid-write) is ended first, so the next row starts on its own line.
+    if (existing.unterminated) stream.write('\n');
+    if (!jsonl && existing.header && endsWith(existing.header, meta)) {
+      useHeader(existing.header.slice(0, existing.header.length - meta.length));
+    }
     return stream;
+  };
+
+  const useHeader = (names: string[]) => {
+    header = names;
+    headerIndex = new Map(header.map((h, i) => [normalizeColumnName(h), i]));
   };
 
   // The CSV header is the first CSV source's own header (plus _raw for rows that have no cells: malformed
@@ -65,15 +108,15 @@ export function openRejects(path: string, options: RejectsOptions = {}): Rejects
   const MAX_WAITING = 10_000;
 
   const writeHeader = (names: string[]) => {
-    header = names;
-    headerIndex = new Map(header.map((h, i) => [normalizeColumnName(h), i]));
-    stream!.write(`${[...header, '_raw', '_file', '_line', '_reason'].map(csvCell).join(',')}\n`);
+    useHeader(names);
+    stream!.write(`${[...names, ...meta].map(csvCell).join(',')}\n`);
   };
 
   const csvLine = (rejection: Rejection): string => {
     const cells = new Array<string>(header!.length).fill('');
     const raw = placeCells(rejection.row, header!, headerIndex!, cells) ?? rejection.raw ?? '';
     cells.push(raw, rejection.file, String(rejection.line), reasonText(rejection));
+    if (runLabel !== undefined) cells.push(runLabel);
     return `${cells.map(csvCell).join(',')}\n`;
   };
 
@@ -95,7 +138,7 @@ export function openRejects(path: string, options: RejectsOptions = {}): Rejects
 
   const jsonLine = (rejection: Rejection): string => {
     const row = rejection.row;
-    if (row?.kind === 'json') return jsonRowLine(row, rejection);
+    if (row?.kind === 'json') return jsonRowLine(row, rejection, runLabel);
     const out: Record<string, unknown> = {};
     if (row?.kind === 'csv') {
       const names = row.source.header ?? [];
@@ -107,6 +150,7 @@ export function openRejects(path: string, options: RejectsOptions = {}): Rejects
     out._file = rejection.file;
     out._line = rejection.line;
     out._reason = defuseCell(reasonText(rejection));
+    if (runLabel !== undefined) out._run = runLabel;
     return `${JSON.stringify(out)}\n`;
   };
 
@@ -149,13 +193,14 @@ export function openRejects(path: string, options: RejectsOptions = {}): Rejects
  * a value nested 5,000 levels deep (issue 24). A member of the same name in the line comes first, so a
  * JSON reader takes ours.
  */
-function jsonRowLine(row: JsonRow, rejection: Rejection): string {
+function jsonRowLine(row: JsonRow, rejection: Rejection, run: string | undefined): string {
   const text = row.text.trim();
   const body = text.slice(0, text.lastIndexOf('}')).trimEnd();
   const meta = [
     `"_file":${JSON.stringify(rejection.file)}`,
     `"_line":${rejection.line}`,
     `"_reason":${JSON.stringify(defuseCell(reasonText(rejection)))}`,
+    ...(run === undefined ? [] : [`"_run":${JSON.stringify(run)}`]),
   ].join(',');
   const empty = body.slice(1).trim() === '';
   return `${body}${empty ? '' : ','}${meta}}\n`;
@@ -182,4 +227,53 @@ function placeCells(
     if (at !== undefined) out[at] = row.cells[i] ?? '';
   });
   return undefined;
+}
+
+function isJsonLines(path: string): boolean {
+  return /\.(jsonl|ndjson|json)$/i.test(path);
+}
+
+function endsWith(names: readonly string[], tail: readonly string[]): boolean {
+  if (names.length < tail.length) return false;
+  const from = names.length - tail.length;
+  return tail.every((name, i) => names[from + i] === name);
+}
+
+/** Bytes of an existing file read for its header line: a header longer than this is not ours to reuse. */
+const HEADER_BYTES = 64 * 1024;
+
+/** What an existing rejects file holds: its first line's cells (a CSV header), and whether it ends mid-line. */
+function readExisting(fd: number): { header?: string[]; unterminated: boolean } {
+  const size = fstatSync(fd).size;
+  if (size === 0) return { unterminated: false };
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  const start = Buffer.alloc(Math.min(size, HEADER_BYTES));
+  readSync(fd, start, 0, start.length, 0);
+  const end = start.indexOf(10);
+  const line = end < 0 ? undefined : start.subarray(0, end).toString('utf8').replace(/\r$/, '');
+  return { header: line === undefined ? undefined : csvCells(line), unterminated: last[0] !== 10 };
+}
+
+/** One CSV line's cells (as csvCell wrote them: quotes doubled inside quoted cells). */
+export function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c !== '"') cell += c;
+      else if (line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
 }

@@ -41,6 +41,18 @@ export interface Summary {
    * content: those are not sent again (issue 19). Records of earlier runs resent and refused: `retriedRejected`.
    */
   rejected: number;
+  /**
+   * Of `invalid`: rows an earlier run reported with the same content and reasons (issue 20). Not written to
+   * the rejects file again (unless --report-known) and no reason for exit 1.
+   */
+  knownInvalid: number;
+  /**
+   * Of `rejected`: unchanged records the server refused in an earlier run (not sent again). Not written to
+   * the rejects file again (unless --report-known) and no reason for exit 1.
+   */
+  knownRefused: number;
+  /** The earliest run that reported one of the `knownInvalid` rows, and when (ISO 8601); null when none. */
+  knownReportedIn: { runId: number; at: string } | null;
   /** Rows left out on purpose, not errors: a skip or keep rule, refunded in full, nothing captured, the transform's null. */
   skipped: number;
   /** `skipped` by reason (`Financial Status: pending`, `refunded in full`...). */
@@ -171,6 +183,9 @@ export function emptySummary(check: boolean): Summary {
     folded: 0,
     valid: 0,
     invalid: 0,
+    knownInvalid: 0,
+    knownRefused: 0,
+    knownReportedIn: null,
     skipped: 0,
     skippedReasons: {},
     sent: 0,

@@ -20,6 +20,16 @@ describe('exitCodeFor', () => {
     ['resent from an earlier run, left pending', { retried: 2, retriedPending: 2 }, ExitCode.deliveryFailed],
     ['resent from an earlier run, refused', { retried: 1, retriedRejected: 1 }, ExitCode.partial],
     ['error budget exceeded', { aborted: 'too many', invalid: 9 }, ExitCode.partial],
+    // Issue 20: the exit code says what is new.
+    ['invalid rows all reported before', { invalid: 3000, knownInvalid: 3000, alreadySent: 4 }, ExitCode.ok],
+    ['one new invalid row among known ones', { invalid: 3001, knownInvalid: 3000 }, ExitCode.partial],
+    ['refusals all from earlier runs', { rejected: 2, knownRefused: 2 }, ExitCode.ok],
+    ['a new refusal among known ones', { rejected: 3, knownRefused: 2 }, ExitCode.partial],
+    [
+      'known problems, but delivery failed',
+      { invalid: 1, knownInvalid: 1, failed: 1 },
+      ExitCode.deliveryFailed,
+    ],
   ])('%s', (_name, over, code) => {
     expect(exitCodeFor(summary(over))).toBe(code);
   });
@@ -31,6 +41,7 @@ describe('exitCodeFor with a --max-invalid budget', () => {
     ['one more than the budget', { invalid: 3, sent: 5 }, 2, ExitCode.partial],
     ['within the budget, but the server rejected one', { invalid: 1, rejected: 1 }, 2, ExitCode.partial],
     ['within the budget, but delivery failed', { invalid: 1, failed: 1 }, 2, ExitCode.deliveryFailed],
+    ['known rows do not count against it', { invalid: 12, knownInvalid: 10 }, 2, ExitCode.ok],
   ])('%s', (_name, over, allowed, code) => {
     expect(exitCodeFor(summary(over), allowed)).toBe(code);
   });

@@ -104,6 +104,7 @@ describe('stdout carries the result only', () => {
           'target',
           'ledger',
           'firstRunOnLedger',
+          'knownReportedIn',
         ].includes(k),
     )) {
       expect(typeof s[name], name).toBe('number');

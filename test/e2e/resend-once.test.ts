@@ -205,12 +205,24 @@ describe('refused and unanswered records are resent once', () => {
     expect(acceptedIds(r.accepted)).toEqual([1, 3, 4, 5, 6]);
     const requests = r.requests.length;
 
-    // Still reported as refused (exit 1), from the ledger: no request.
+    // Still counted refused, from the ledger: no request; known (issue 20), so no exit 1 and no report again.
     const second = await push(...flags);
-    expect(second.code).toBe(1);
-    expect(second.summary).toMatchObject({ sent: 0, alreadySent: 5, rejected: 1, requests: 0 });
-    expect(second.summary.errors[0].examples[0]).toMatchObject({ line: 3, value: '2' });
-    expect(second.summary.errors[0].examples[0].message).toContain('refused by the server in an earlier run');
+    expect(second.code).toBe(0);
+    expect(second.summary).toMatchObject({
+      sent: 0,
+      alreadySent: 5,
+      rejected: 1,
+      knownRefused: 1,
+      requests: 0,
+    });
+    expect(second.summary.errors).toEqual([]);
+    // --report-known lists it again.
+    const reported = await push(...flags, '--report-known');
+    expect(reported.code).toBe(0);
+    expect(reported.summary.errors[0].examples[0]).toMatchObject({ line: 3, value: '2' });
+    expect(reported.summary.errors[0].examples[0].message).toContain(
+      'refused by the server in an earlier run',
+    );
     expect(r.requests).toHaveLength(requests);
 
     const fixed = (id: number) => (id === 2 ? '2.50' : defaultValue(id));

@@ -25,6 +25,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     allowNegative: false,
     refunds: 'net',
     rejectsSkipped: false,
+    reportKnown: false,
     earliestMs: defaults.earliestMs,
     futureMs: defaults.futureMs,
     allowHttp: false,

@@ -129,6 +129,29 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
     });
   });
 
+  describe('known problems (issue 20: a problem reported once is not new again)', () => {
+    it('remembers the fingerprints a run reported with its outcome, per target, the first run kept', async () => {
+      const { target, run } = await setUp();
+      const other = await ledger.target(targetOf('https://crm.example/', 'k', 'eu'));
+      expect(await ledger.knownProblems(target)).toEqual(new Map());
+      clock = 5_000;
+      const reported = { targetId: target, fingerprints: ['fp-a', 'fp-b'] };
+      await ledger.finishRun(run, { counts: {}, exitCode: 1, durationMs: 1, reported });
+      const later = await ledger.beginRun({ command: 'push', files: ['a.csv'] });
+      clock = 9_000;
+      const again = { targetId: target, fingerprints: ['fp-b', 'fp-c'] };
+      await ledger.finishRun(later, { counts: {}, exitCode: 1, durationMs: 1, reported: again });
+      expect(await ledger.knownProblems(target)).toEqual(
+        new Map([
+          ['fp-a', { runId: run, at: 5_000 }],
+          ['fp-b', { runId: run, at: 5_000 }],
+          ['fp-c', { runId: later, at: 9_000 }],
+        ]),
+      );
+      expect(await ledger.knownProblems(other)).toEqual(new Map());
+    });
+  });
+
   describe('hasRecords (issue 19: a run says when its ledger has never seen the target)', () => {
     it('is false for a target with no record, true once one is journaled, pending, or delivered and merged', async () => {
       const { target, run } = await setUp();

@@ -52,14 +52,14 @@ function setUp() {
 }
 
 describe('openLedger', () => {
-  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (4)', () => {
+  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (5)', () => {
     expect(statSync(join(dir, 'state', 'revimport')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     setUp();
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
-    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(4);
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(5);
     db.close();
   });
 
@@ -73,17 +73,17 @@ describe('openLedger', () => {
       state: 'pending',
       contentHash: 'hash-id:1',
     });
-    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 4 }]);
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 5 }]);
   });
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
-    db.exec('PRAGMA user_version = 5');
+    db.exec('PRAGMA user_version = 6');
     db.close();
     expect(() => {
       ledger = openLedger(path);
-    }).toThrow(/schema version 5, newer than this revimport supports \(4\)/);
+    }).toThrow(/schema version 6, newer than this revimport supports \(5\)/);
     ledger = openLedger(join(dir, 'other.db'));
   });
 

@@ -26,16 +26,17 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (4) on an empty database, once', () => {
+  it('builds the newest schema (5) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(4);
-    expect(ledgerMigrations).toHaveLength(4);
+    expect(version(db)).toBe(5);
+    expect(ledgerMigrations).toHaveLength(5);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
       'inflight',
+      'known_problems',
       'meta',
       'records',
       'runs',
@@ -57,7 +58,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(5);
+    expect(version(db)).toBe(6);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -74,7 +75,7 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(4);
+    expect(version(db)).toBe(5);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
@@ -83,7 +84,7 @@ describe('migrate', () => {
     const db = retain(new Database(':memory:'));
     db.exec('PRAGMA user_version = 7');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (4)');
+    expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (5)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -98,7 +99,7 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(4);
+    expect(version(raw)).toBe(5);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",

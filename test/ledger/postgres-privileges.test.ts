@@ -46,8 +46,10 @@ describe.skipIf(skipPostgres())('a PostgreSQL ledger opened by a role without CR
       const entry = { key: 'id:1', contentHash: 'h', payload: '{}', idempotencyKey: 'k1' };
       expect(await ledger.markPending(target, run, [entry])).toBe(1);
       expect(await ledger.markDelivered(target, ['id:1'], 'k1')).toBe(1);
-      await ledger.finishRun(run, { counts: {}, exitCode: 0, durationMs: 1 });
+      const reported = { targetId: target, fingerprints: ['fp-1'] };
+      await ledger.finishRun(run, { counts: {}, exitCode: 0, durationMs: 1, reported });
       expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
+      expect([...(await ledger.knownProblems(target)).keys()]).toEqual(['fp-1']);
     } finally {
       await ledger.close();
     }
@@ -63,7 +65,7 @@ describe.skipIf(skipPostgres())('a PostgreSQL ledger opened by a role without CR
       await ledger.close();
     }
     const versions = await query(url, 'SELECT version FROM revimport.migrations ORDER BY version');
-    expect(versions.map((row) => row.version)).toEqual([1, 2]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
   });
 
   it('is still refused, with the reason, when there is no ledger and it may not create one', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonLineSplitter } from '../../src/input/jsonl.js';
 import type { SourceInfo } from '../../src/input/types.js';
 import type { Rejection } from '../../src/report/rejection.js';
-import { csvCell, defuseCell, openRejects } from '../../src/report/rejects.js';
+import { csvCell, csvCells, defuseCell, openRejects, resolveRejectsPath } from '../../src/report/rejects.js';
 
 const source: SourceInfo = {
   file: 'in.csv',
@@ -46,13 +46,15 @@ describe('openRejects', () => {
 
   it('writes CSV with the original columns plus _file, _line, _reason, mode 0600, formulas defused', async () => {
     const file = path.join(dir, 'rejects.csv');
+    // Another file's content is kept (issue 20: never truncated), its cut line ended, our header follows.
     writeFileSync(file, 'old content', { mode: 0o644 });
     const writer = openRejects(file);
     await writer.write(rejection(['A-1', '=cmd|x', 'ok'], 7, 'not a number'));
     await writer.write(rejection(['A-2', '1,234', 'a "quote"'], 9, 'ambiguous'));
     await writer.close();
     expect(readFileSync(file, 'utf8')).toBe(
-      'Order,Value,Note,_raw,_file,_line,_reason\n' +
+      'old content\n' +
+        'Order,Value,Note,_raw,_file,_line,_reason\n' +
         `A-1,'=cmd|x,ok,,in.csv,7,Value: not a number\n` +
         'A-2,"1,234","a ""quote""",,in.csv,9,Value: ambiguous\n',
     );
@@ -154,7 +156,7 @@ describe('a JSON line in the rejects file is the line as it came (issue 24)', ()
     const splitter = new JsonLineSplitter(jsonSource, 1 << 20);
     splitter.write(Buffer.from(`${lines.join('\n')}\n`));
     splitter.end();
-    const file = path.join(dir, `rejects.${extension}`);
+    const file = path.join(mkdtempSync(path.join(dir, 'run-')), `rejects.${extension}`);
     const writer = openRejects(file);
     for (const row of splitter.rows) {
       await writer.write({
@@ -198,5 +200,81 @@ describe('a JSON line in the rejects file is the line as it came (issue 24)', ()
     expect(
       raws.map((cell) => (cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell)),
     ).toEqual(lines);
+  });
+});
+
+describe('runs appended to one rejects file (issue 20: never truncated)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rejects-append-'));
+  const other: SourceInfo = { ...source, header: ['Note', 'Order', 'Extra', 'Value'] };
+
+  it("CSV: the header once, then each run's rows with its _run, placed by column name", async () => {
+    const file = path.join(dir, 'day.csv');
+    const first = openRejects(file, { run: () => '7' });
+    await first.write(rejection(['A-1', 'x', 'n'], 2, 'bad'));
+    await first.write(rejection(['A-2', 'y', 'n'], 3, 'bad'));
+    await first.close();
+    const second = openRejects(file, { run: () => '8' });
+    await second.write({
+      ...rejection([], 4, 'worse'),
+      row: { kind: 'csv', source: other, line: 4, cells: ['m', 'B-1', 'e', 'z'] },
+    });
+    await second.close();
+    expect(readFileSync(file, 'utf8')).toBe(
+      'Order,Value,Note,_raw,_file,_line,_reason,_run\n' +
+        'A-1,x,n,,in.csv,2,Value: bad,7\n' +
+        'A-2,y,n,,in.csv,3,Value: bad,7\n' +
+        'B-1,z,m,,in.csv,4,Value: worse,8\n',
+    );
+  });
+
+  it('CSV: a file of an older layout (no _run) keeps its rows; this run starts with its own header', async () => {
+    const file = path.join(dir, 'old.csv');
+    writeFileSync(file, 'Order,Value,Note,_raw,_file,_line,_reason\nA-0,q,,,in.csv,9,Value: old\n');
+    const writer = openRejects(file, { run: () => 'check' });
+    await writer.write(rejection(['A-1', 'x', ''], 2, 'bad'));
+    await writer.close();
+    expect(readFileSync(file, 'utf8').split('\n')).toEqual([
+      'Order,Value,Note,_raw,_file,_line,_reason',
+      'A-0,q,,,in.csv,9,Value: old',
+      'Order,Value,Note,_raw,_file,_line,_reason,_run',
+      'A-1,x,,,in.csv,2,Value: bad,check',
+      '',
+    ]);
+  });
+
+  it('JSON lines: appended, each line with its _run', async () => {
+    const file = path.join(dir, 'day.jsonl');
+    for (const run of ['1', '2']) {
+      const writer = openRejects(file, { run: () => run });
+      await writer.write(rejection(['A-1', 'x', ''], 2, 'bad'));
+      await writer.close();
+    }
+    const runs = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line)._run);
+    expect(runs).toEqual(['1', '2']);
+  });
+
+  it('names the file when the first row is written (a {runId} known late)', async () => {
+    let runId = 'unknown';
+    const writer = openRejects(() => path.join(dir, `run-${runId}.csv`), { run: () => runId });
+    runId = '42';
+    await writer.write(rejection(['A-1', 'x', ''], 2, 'bad'));
+    await writer.close();
+    expect(readFileSync(path.join(dir, 'run-42.csv'), 'utf8')).toMatch(/,42\n$/);
+  });
+
+  it.each([
+    ['rejects-{date}.csv', 'rejects-2026-11-24.csv'],
+    ['out/{date}/run-{runId}.jsonl', 'out/2026-11-24/run-12.jsonl'],
+    ['plain.csv', 'plain.csv'],
+  ])('resolveRejectsPath %s', (template, resolved) => {
+    expect(resolveRejectsPath(template, { date: '2026-11-24', runId: '12' })).toBe(resolved);
+  });
+
+  it('csvCells reads what csvCell writes', () => {
+    const cells = ['a,b', 'say "hi"', '', 'two\nlines', 'plain'];
+    expect(csvCells(cells.map(csvCell).join(','))).toEqual(cells);
   });
 });

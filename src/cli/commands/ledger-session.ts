@@ -14,9 +14,10 @@ import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
 import { WorkerLedger } from '../../ledger/worker-ledger.js';
+import { KnownProblems } from '../../pipeline/known-problems.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
 import type { Summary } from '../../report/summary.js';
-import { exitCodeFor, exitCodeForError } from '../exit-codes.js';
+import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
 
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
 type RunInfo = { command: 'push' | 'retry'; files: string[] };
@@ -30,6 +31,8 @@ export interface LedgerFacts {
    * host's) delivered there, so the run must say so rather than resend silently.
    */
   readonly firstRun: boolean;
+  /** Problems earlier runs reported to this target, read once; this run's new ones are recorded at its end. */
+  readonly known: KnownProblems;
 }
 
 export async function withLedger(
@@ -214,7 +217,8 @@ async function holding<L extends LedgerStore>(
   await ledger.merge();
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const targetId = await ledger.target(target);
-  const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)) };
+  const known = new KnownProblems(await ledger.knownProblems(targetId), settings.reportKnown);
+  const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)), known };
   // One clock for both ends: history's durationMs is exactly finishedAt - startedAt (issue 20).
   const started = Date.now();
   const runId = await ledger.beginRun({
@@ -231,6 +235,7 @@ async function holding<L extends LedgerStore>(
       exitCode: code,
       durationMs: finishedAt - started,
       finishedAt,
+      reported: { targetId, fingerprints: remembers(summary, code) ? known.fresh : [] },
     });
   };
   const thread = worker(ledger);
@@ -261,15 +266,28 @@ async function holding<L extends LedgerStore>(
   }
 }
 
+/**
+ * Whether a run's new problems become known (issue 20): only when its exit code could say them, 0 (within
+ * --max-invalid) or 1. A run that ended with 3, 4, 5 or a signal, crashed, or was stopped by --max-invalid
+ * (nothing sent: the same export must stop the next run too) remembers none: the next run reports them again,
+ * so no invalid row goes without one exit 1.
+ */
+function remembers(summary: Summary | undefined, code: number): boolean {
+  if (!summary || summary.aborted !== undefined) return false;
+  return code === ExitCode.ok || code === ExitCode.partial;
+}
+
 /** The counts a run records in the ledger's runs table (`revimport history`). */
 const countKeys = [
   'rowsRead',
   'folded',
   'valid',
   'invalid',
+  'knownInvalid',
   'skipped',
   'sent',
   'rejected',
+  'knownRefused',
   'duplicates',
   'alreadySent',
   'changed',

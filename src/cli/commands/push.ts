@@ -16,11 +16,11 @@ import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
 import { type ErrorWithSummary, type RunOptions, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
-import { openRejects, type RejectsWriter } from '../../report/rejects.js';
+import { localDay, openRejects, type RejectsWriter, resolveRejectsPath } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
 import { chooseProxy, describeProxy } from '../../transport/proxy.js';
-import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
+import { ExitCode, exitCodeFor, exitCodeForError, newInvalid } from '../exit-codes.js';
 import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode, sizeOfInputs } from '../progress.js';
@@ -224,7 +224,7 @@ export async function pushCommand(
         throw new ConfigError(`cannot read ${file}: ${describeSystemError(error)}`);
       }
     }
-    if (settings.rejectsPath) checkRejectsPath(settings.rejectsPath);
+    if (settings.rejectsPath) checkRejectsPath(rejectsPathOf(settings.rejectsPath, check ? 'check' : '0'));
     const emit = typeof raw.emit === 'string' ? path.resolve(context.io.cwd, raw.emit) : undefined;
     if (emit !== undefined) {
       if (!check) {
@@ -272,7 +272,7 @@ export async function retryCommand(raw: Record<string, unknown>, context: Comman
   return reported(raw, context, false, async (known) => {
     const prepared = { ...(await prepare(raw, context)), command: 'retry' as const };
     known.prepared = prepared;
-    if (prepared.settings.rejectsPath) checkRejectsPath(prepared.settings.rejectsPath);
+    if (prepared.settings.rejectsPath) checkRejectsPath(rejectsPathOf(prepared.settings.rejectsPath, '0'));
     checkLedgerPath(prepared.settings.statePath, besideConfig(prepared.ledger));
     requireTarget(prepared.settings);
     return execute(prepared, context, {
@@ -407,8 +407,15 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
     intervalMs: Number(flags.progressInterval ?? defaultProgressIntervalS) * 1000,
   });
   for (const warning of prepared.warnings) progress.warn(warning);
-  const rejects = settings.rejectsPath
-    ? openRejects(settings.rejectsPath, { maxRows: settings.limits.maxRejects })
+  // The run's id is known once it holds the ledger; the file is named and opened at its first row, after that.
+  // --check records no run: its rows are marked `check`.
+  let runLabel = run.check ? 'check' : 'unrecorded';
+  const template = settings.rejectsPath;
+  const rejects = template
+    ? openRejects(() => rejectsPathOf(template, runLabel), {
+        maxRows: settings.limits.maxRejects,
+        run: () => runLabel,
+      })
     : undefined;
   const base = { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal: context.signal };
   const checkOnly: RunOptions = { files: run.files, check: true, resend: false };
@@ -443,6 +450,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
         // The ledger is held: from here a signal lets requests in flight finish (not while waiting for the lock).
         progress.announceStop(context.signal);
         run.onLedger?.(facts);
+        runLabel = String(ledger.runId);
         if (facts.firstRun) progress.warn(firstRunNotice(publicTarget(settings.baseUrl), facts.location));
         let pushRejects = rejects;
         if (settings.maxInvalid) {
@@ -450,7 +458,7 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
           const pass = await runPipeline(
             settings,
             checkOnly,
-            { ...base, rejects },
+            { ...base, rejects, known: facts.known },
             { onWarning: progress.hooks.onWarning },
           );
           const exceeded = budgetExceeded(settings, pass);
@@ -458,7 +466,12 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
           // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
           pushRejects = rejects && withoutInvalid(rejects);
         }
-        return runPipeline(settings, run, { ...base, rejects: pushRejects, ledger }, progress.hooks);
+        return runPipeline(
+          settings,
+          run,
+          { ...base, rejects: pushRejects, ledger, known: facts.known },
+          progress.hooks,
+        );
       },
       exitCodeOf,
       context.signal,
@@ -484,6 +497,11 @@ async function execute(prepared: PreparedRun, context: CommandContext, run: Exec
   return { summary, exitCode: exitCodeOf(summary) };
 }
 
+/** --rejects with its `{date}` (today, local) and `{runId}` filled in (issue 20: a file per day or per run). */
+function rejectsPathOf(template: string, runId: string): string {
+  return resolveRejectsPath(template, { date: localDay(new Date()), runId });
+}
+
 function signalExitCode(context: CommandContext): number | undefined {
   // SIGINT/SIGTERM: the signal's own code (main aborts with it as the reason).
   if (!context.signal.aborted) return undefined;
@@ -500,7 +518,7 @@ function exitCodeOfRun(
   if (signalled !== undefined) return signalled;
   // Invalid rows within --max-invalid are accepted, as bq load's max bad records: exit 0 (issue 13).
   const allowed = summary.aborted === undefined ? allowedInvalid(settings, summary) : 0;
-  if (run.check) return summary.invalid > allowed ? ExitCode.partial : ExitCode.ok;
+  if (run.check) return newInvalid(summary) > allowed ? ExitCode.partial : ExitCode.ok;
   return exitCodeFor(summary, allowed);
 }
 
@@ -539,12 +557,17 @@ export function allowedInvalid(settings: Settings, pass: Summary): number {
   return budget.kind === 'count' ? budget.max : (budget.max / 100) * (pass.rowsRead - pass.folded);
 }
 
-/** Why the --max-invalid budget is exceeded, if it is. */
+/**
+ * Why the --max-invalid budget is exceeded, if it is. Only new invalid rows count against it: rows an earlier
+ * run reported (knownInvalid) were counted against that run's budget already (issue 20).
+ */
 export function budgetExceeded(settings: Settings, pass: Summary): string | undefined {
   const budget = settings.maxInvalid;
   if (!budget) return undefined;
   const allowed = allowedInvalid(settings, pass);
-  if (pass.invalid <= allowed) return undefined;
+  const fresh = newInvalid(pass);
+  if (fresh <= allowed) return undefined;
   const limit = budget.kind === 'count' ? `${budget.max}` : `${budget.max}% (${Math.floor(allowed)} rows)`;
-  return `${pass.invalid} invalid rows exceed --max-invalid ${limit}; nothing was sent`;
+  const known = pass.knownInvalid > 0 ? ` (besides ${pass.knownInvalid} reported by earlier runs)` : '';
+  return `${fresh} invalid rows${known} exceed --max-invalid ${limit}; nothing was sent`;
 }

@@ -21,6 +21,7 @@ import type {
   OutstandingRecord,
   PendingEntry,
   RecordState,
+  ReportedIn,
   RunCommand,
   RunRow,
   StateCounts,
@@ -130,10 +131,16 @@ export class PostgresLedger implements LedgerStore {
           for (const batch of await tx.unsafe(pgSql.pendingBatchesOf, [from, into])) {
             await this.#unjournalIn(tx, Number(batch.id));
           }
-          for (const statement of [pgSql.moveRecords, pgSql.moveBatches, pgSql.moveRuns]) {
+          for (const statement of [
+            pgSql.moveRecords,
+            pgSql.moveBatches,
+            pgSql.moveRuns,
+            pgSql.moveKnownProblems,
+          ]) {
             await tx.unsafe(statement, [from, into]);
           }
           await tx.unsafe(pgSql.dropRecords, [from]);
+          await tx.unsafe(pgSql.dropKnownProblems, [from]);
           await tx.unsafe(pgSql.dropTarget, [from]);
         }
         return { targetId: into, merged: merged.length };
@@ -424,10 +431,31 @@ export class PostgresLedger implements LedgerStore {
   }
 
   async #finish(runId: number, input: FinishRunInput): Promise<void> {
-    const { counts, exitCode, durationMs, finishedAt = this.#now() } = input;
+    const { counts, exitCode, durationMs, finishedAt = this.#now(), reported } = input;
+    const finish = [JSON.stringify(counts), exitCode, durationMs, finishedAt, runId];
+    if (!reported || reported.fingerprints.length === 0) {
+      await this.#serial((sql) => sql.unsafe(pgSql.finishRun, finish));
+      return;
+    }
+    // The run's outcome and the problems it reported first, in one transaction (as the SQLite ledger).
     await this.#serial((sql) =>
-      sql.unsafe(pgSql.finishRun, [JSON.stringify(counts), exitCode, durationMs, finishedAt, runId]),
+      sql.begin(async (tx) => {
+        await tx.unsafe(pgSql.finishRun, finish);
+        const fingerprints = [...reported.fingerprints];
+        await tx.unsafe(pgSql.rememberProblems, [reported.targetId, runId, finishedAt, fingerprints]);
+      }),
     );
+  }
+
+  /** As ledger.ts `knownProblems`. */
+  knownProblems(targetId: number): Promise<Map<string, ReportedIn>> {
+    return this.#serial(async (sql) => {
+      const known = new Map<string, ReportedIn>();
+      for (const row of await sql.unsafe(pgSql.knownProblems, [targetId])) {
+        known.set(row.fingerprint as string, { runId: Number(row.run_id), at: Number(row.reported_at) });
+      }
+      return known;
+    });
   }
 
   async #reserveSeq(sql: Sql | TransactionSql): Promise<number> {

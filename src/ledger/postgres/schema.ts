@@ -109,8 +109,22 @@ ALTER TABLE revimport.targets ADD CONSTRAINT targets_account UNIQUE (base_url, a
 ALTER TABLE revimport.runs ADD COLUMN target_id bigint, ADD COLUMN key_fingerprint text;
 `;
 
+/**
+ * Migration 3 (issue 20): problems reported already, as the SQLite ledger's v5 (ledger/migrations.ts): one
+ * row per invalid row a run reported, by target and content fingerprint, with the run that reported it first.
+ */
+const schemaV3 = `
+CREATE TABLE revimport.known_problems (
+  target_id   bigint NOT NULL,
+  fingerprint text   NOT NULL,
+  run_id      bigint NOT NULL,
+  reported_at bigint NOT NULL,
+  PRIMARY KEY (target_id, fingerprint)
+);
+`;
+
 /** Migration n+1 is `postgresMigrations[n]`. */
-export const postgresMigrations: readonly string[] = [schemaV1, schemaV2];
+export const postgresMigrations: readonly string[] = [schemaV1, schemaV2, schemaV3];
 
 /**
  * Created before any migration: where the schema version is kept. The schema is created only when it is

@@ -40,6 +40,14 @@ export const pgSql = {
     ORDER BY seq`,
   moveBatches: 'UPDATE revimport.batches SET target_id = $2 WHERE target_id = $1',
   moveRuns: 'UPDATE revimport.runs SET target_id = $2 WHERE target_id = $1',
+  // Problems reported already (schema.ts migration 3): a merged target keeps what either side reported.
+  moveKnownProblems: `INSERT INTO revimport.known_problems (target_id, fingerprint, run_id, reported_at)
+    SELECT $2, fingerprint, run_id, reported_at FROM revimport.known_problems WHERE target_id = $1
+    ON CONFLICT DO NOTHING`,
+  dropKnownProblems: 'DELETE FROM revimport.known_problems WHERE target_id = $1',
+  knownProblems: 'SELECT fingerprint, run_id, reported_at FROM revimport.known_problems WHERE target_id = $1',
+  rememberProblems: `INSERT INTO revimport.known_problems (target_id, fingerprint, run_id, reported_at)
+    SELECT $1, f, $2, $3 FROM unnest($4::text[]) AS f ON CONFLICT DO NOTHING`,
   dropTarget: 'DELETE FROM revimport.targets WHERE id = $1',
   beginRun: `INSERT INTO revimport.runs (command, files, started_at, pid, host, target_id, key_fingerprint)
     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
