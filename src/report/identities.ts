@@ -36,7 +36,10 @@ export function violatedIdentities(counts: Counts): string[] {
   expect(n('duplicates') <= n('invalid'), `duplicates ${n('duplicates')} <= invalid ${n('invalid')}`);
   if ('knownInvalid' in counts) {
     expect(n('knownInvalid') <= n('invalid'), `knownInvalid ${n('knownInvalid')} <= invalid ${n('invalid')}`);
-    expect(n('knownRefused') <= n('rejected'), `knownRefused ${n('knownRefused')} <= rejected ${n('rejected')}`);
+    expect(
+      n('knownRefused') <= n('rejected'),
+      `knownRefused ${n('knownRefused')} <= rejected ${n('rejected')}`,
+    );
   }
   const reasons = Object.values((counts.skippedReasons ?? {}) as Record<string, number>);
   const byReason = reasons.reduce((total, count) => total + count, 0);
