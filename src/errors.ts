@@ -49,6 +49,31 @@ export class NoPresetError extends ConfigError {
   }
 }
 
+/**
+ * A header without columns the mapping names. The CLI, which knows which config (and preset) the mapping
+ * came from, names it: `the config ./revimport.config.yaml (preset shopify) expects ...` (issue 20).
+ */
+export class ColumnMismatchError extends ConfigError {
+  /** `orders.csv:1` (or the file alone). */
+  readonly where: string;
+  /**
+   * `no column "Order ID" (mapped to conversionId; did you mean "Order"?)`; undefined when no row came
+   * close to the header the mapping expects (the message lists the columns expected).
+   */
+  readonly lacks: string | undefined;
+
+  constructor(
+    where: string,
+    lacks: string | undefined,
+    message: string,
+    options: { hint?: string; cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.where = where;
+    this.lacks = lacks;
+  }
+}
+
 /** The server refused the API key (401/403): the run stops at once (exit 3). */
 export class AuthError extends RevimportError {
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {

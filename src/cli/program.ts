@@ -54,7 +54,8 @@ function addDeliveryOptions(command: Command): Command {
       '--progress-interval <s>',
       'without a spinner: a progress line on stderr every s seconds of a long run (default 30)',
     )
-    .option('-q, --quiet', 'print errors only')
+    // Errors only and every request's line contradict each other: refused as a usage error (exit 2).
+    .addOption(new Option('-q, --quiet', 'print errors only').conflicts('verbose'))
     .option('-v, --verbose', "print the config file and ledger used, and each request's status and time");
 }
 

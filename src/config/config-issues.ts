@@ -49,7 +49,7 @@ const expectations: Array<{ at: (m: Path, path: Path) => boolean; expected: stri
   },
 ];
 
-/** Keys whose values are never quoted: the key itself; URLs are quoted without their credentials. */
+/** Keys whose values are never quoted: the key itself; URLs are quoted without credentials or query. */
 const secretKeys = new Set(['apiKey']);
 
 /** One line per issue, `<dotted path>: <what is wrong>`, for the ConfigError naming the file. */
@@ -129,6 +129,8 @@ function shownValue(value: unknown, path: Path): string | undefined {
   let text = JSON.stringify(value);
   // A proxy or base URL may carry user:password@.
   text = text.replace(/(\/\/)[^/@\s"]*@/g, '$1***@');
+  // ...and a query string a token (`?api_key=`).
+  if (text.includes('://')) text = text.replace(/\?[^"]*/, '?***');
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 

@@ -2,6 +2,7 @@
 // validated strictly: an unknown key or a wrong type is an error naming the key.
 import { z } from 'zod';
 import { type RecordField, recordFields } from '../record/fields.js';
+import { urlProblem } from '../url-problem.js';
 
 /**
  * Text transforms applied after trimming. `email`: the first e-mail address in the cell, for columns that
@@ -280,7 +281,13 @@ const positiveInt = z.number().int().positive();
 export const configSchema = z
   .object({
     /** Base URL of the CRM; revimport posts to `{baseUrl}/api/revenues`. */
-    baseUrl: z.string().url().optional(),
+    baseUrl: z
+      .string()
+      .superRefine((text, context) => {
+        const problem = urlProblem(text.trim());
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: `not a URL: ${problem}` });
+      })
+      .optional(),
     /** The API key inline (discouraged: prefer REVIMPORT_API_KEY or apiKeyFile). */
     apiKey: z.string().min(1).optional(),
     /**

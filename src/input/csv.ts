@@ -1,7 +1,7 @@
 // CSV rows of one file: finds the header below any preamble (reading `Parameters:` rows on the way),
 // then yields data rows, dropping blank rows and report footers (`Total: ...`, `--` rows).
 
-import { ConfigError } from '../errors.js';
+import { ColumnMismatchError, ConfigError } from '../errors.js';
 import { CsvTokenizer, type CsvTokenSink } from './csv-tokenizer.js';
 import type { HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from './types.js';
 
@@ -151,9 +151,13 @@ class CsvRowCollector implements CsvTokenSink {
     const nearest = this.nearest;
     // A row holding most of the wanted columns is the header: the error is about the columns it lacks.
     if (nearest && nearest.miss.held * 2 > nearest.miss.wanted) {
-      return new ConfigError(`${file}:${nearest.line}: the header ${nearest.miss.problem}`, {
-        hint: `the header (line ${nearest.line}) has: ${previewCells(nearest.cells)}; fix the mapping's column names to match it`,
-      });
+      const where = `${file}:${nearest.line}`;
+      const message = `${where}: the header ${nearest.miss.problem}`;
+      const hint = `the header (line ${nearest.line}) has: ${previewCells(nearest.cells)}; fix the mapping's column names to match it`;
+      const lacks = nearest.miss.lacks;
+      return lacks === undefined
+        ? new ConfigError(message, { hint })
+        : new ColumnMismatchError(where, lacks, message, { hint });
     }
     const own = this.isHeader.noHeader?.(file, this.firstNonBlank);
     if (own) return own;
@@ -164,9 +168,12 @@ class CsvRowCollector implements CsvTokenSink {
         : `the first non-blank row was: ${previewCells(this.firstNonBlank)}`;
     const expected = this.expectedHeader ? ` (expected ${this.expectedHeader})` : '';
     const closest = nearest ? `; the nearest is line ${nearest.line}, which ${nearest.miss.problem}` : '';
-    return new ConfigError(`${file}: no header row found ${where}${expected}; ${seen}${closest}`, {
-      hint: `check the header names the mapping expects, and the delimiter (${delimiter} was used; it can be set explicitly)`,
-    });
+    const message = `${file}: no header row found ${where}${expected}; ${seen}${closest}`;
+    const hint = `check the header names the mapping expects, and the delimiter (${delimiter} was used; it can be set explicitly)`;
+    // Columns the mapping names: the CLI adds which config expects them.
+    return this.expectedHeader
+      ? new ColumnMismatchError(file, undefined, message, { hint })
+      : new ConfigError(message, { hint });
   }
 }
 

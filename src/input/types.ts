@@ -60,6 +60,8 @@ export interface HeaderNearMiss {
   wanted: number;
   /** What the row lacks, in words: `no column "Order Total" (conversionValue; did you mean "Total"?)`. */
   problem: string;
+  /** The columns missing, when that is the problem: `problem` without its `has `. */
+  lacks?: string;
 }
 
 /**

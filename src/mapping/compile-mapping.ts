@@ -1,7 +1,7 @@
 // Binds a merged mapping to one input file: CSV columns become indexes into the row's cells (found once
 // from the header), JSON paths become property walks, so the per-row work is a lookup, not a search.
 import type { Deduction, KeepRule } from '../config/schema.js';
-import { ConfigError } from '../errors.js';
+import { ColumnMismatchError, ConfigError } from '../errors.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import { quote } from '../quote.js';
 import { type RecordField, recordFields } from '../record/fields.js';
@@ -451,10 +451,10 @@ function bindColumn(
   }
   // A preset maps optional columns an export may lack; a column the user named must exist.
   if (merged.origin === 'user' && columns.length > 0) {
-    throw new ConfigError(
-      `column ${columns.map((c) => `"${c}"`).join(' or ')} (mapped to ${bound.field}) is not in the header of ${source.file}`,
-      { hint: `the header has: ${header.map((h) => `"${h}"`).join(', ')}` },
-    );
+    const lacks = `column ${columns.map((c) => `"${c}"`).join(' or ')} (mapped to ${bound.field})`;
+    throw new ColumnMismatchError(source.file, lacks, `${lacks} is not in the header of ${source.file}`, {
+      hint: `the header has: ${header.map((h) => `"${h}"`).join(', ')}`,
+    });
   }
   bound.column = columns[0] ?? bound.field;
 }
@@ -472,10 +472,10 @@ function bindJoined(
   const missing = columns.filter((_, i) => found[i] === undefined);
   if (missing.length > 0) {
     if (merged.origin === 'user') {
-      throw new ConfigError(
-        `column ${missing.map((c) => `"${c}"`).join(', ')} (joined into ${bound.field}) is not in the header of ${source.file}`,
-        { hint: `the header has: ${header.map((h) => `"${h}"`).join(', ')}` },
-      );
+      const lacks = `column ${missing.map((c) => `"${c}"`).join(', ')} (joined into ${bound.field})`;
+      throw new ColumnMismatchError(source.file, lacks, `${lacks} is not in the header of ${source.file}`, {
+        hint: `the header has: ${header.map((h) => `"${h}"`).join(', ')}`,
+      });
     }
     bound.column = columns.join(' + ');
     return;

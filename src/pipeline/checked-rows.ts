@@ -9,7 +9,13 @@ import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping, deductionColumns } from '../mapping/compile-mapping.js';
 import type { LookupTable } from '../mapping/lookup.js';
 import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
-import { detectJsonPreset, detectPreset, findPreset, nearMisses, presets } from '../mapping/presets/index.js';
+import {
+  detectJsonPreset,
+  detectPreset,
+  findPreset,
+  nearMisses,
+  unknownPreset,
+} from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
 import { quote } from '../quote.js';
 import type { ConversionRecord } from '../record/fields.js';
@@ -66,9 +72,8 @@ export function resolvePreset(mapping: WrittenMapping | undefined): Preset | und
   if (!mapping?.preset) return undefined;
   const preset = findPreset(mapping.preset);
   if (!preset) {
-    throw new ConfigError(`unknown preset "${mapping.preset}"`, {
-      hint: `known presets: ${presets.map((p) => p.name).join(', ')}`,
-    });
+    const { message, hint } = unknownPreset(mapping.preset);
+    throw new ConfigError(message, { hint });
   }
   return preset;
 }
@@ -151,7 +156,7 @@ export function headerMatcher(mapping: WrittenMapping | undefined): HeaderMatche
         return `no column ${w.written.map((c) => `"${c}"`).join(' or ')} (${w.role}${suggestion})`;
       })
       .join(' and ');
-    return { held, wanted: wanted.length, problem: `has ${problem}` };
+    return { held, wanted: wanted.length, problem: `has ${problem}`, lacks: problem };
   };
   const noHeader = (file: string, firstRow: string[] | undefined) => {
     if (!detect || wanted.length > 0) return undefined;

@@ -144,7 +144,7 @@ export function makeDeliverer(
     issues: [{ column: '(record)', value: item.record.conversionId ?? '', reason, message }],
     batch,
   });
-  const url = checkUrl(settings.baseUrl ?? '', settings.allowHttp);
+  const url = checkUrl(settings.baseUrl ?? '', settings.allowHttp, settings.apiKey);
   // Numbers the bodies refused or failed as a whole, so the summary shows one line per body.
   let bodies = 0;
   const deliverer = createDeliverer<Item>({

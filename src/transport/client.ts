@@ -3,6 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
+import { quote } from '../quote.js';
+import { urlProblem } from '../url-problem.js';
 import type { ResponseHeaders } from './classify.js';
 import { isLoopback } from './proxy.js';
 
@@ -131,16 +133,29 @@ export function createPool(
 const endpointPath = 'api/revenues';
 
 /**
+ * A base URL quoted for a message (escaped by `quote`): a `user:password@` part, a query string and the
+ * API key itself, should it have been pasted there, are masked.
+ */
+function quoteBaseUrl(text: string, apiKey: string | undefined): string {
+  let masked = text.replace(/^([^/?#@]*\/\/)?[^/?#]*@/, '$1***@').replace(/\?.*$/s, '?***');
+  if (apiKey) masked = masked.split(apiKey).join('***');
+  return quote(masked);
+}
+
+/**
  * `{baseUrl}/api/revenues` as a URL (a path prefix in baseUrl is kept, a trailing slash is harmless).
  * Plain http is allowed only to a loopback host unless `allowHttp`: the key would travel in clear text.
  */
-export function checkUrl(baseUrl: string, allowHttp: boolean): URL {
-  let base: URL;
-  try {
-    base = new URL(baseUrl.trim());
-  } catch {
-    throw new UsageError('the base URL is not a valid URL', { hint: 'example: https://crm.example.com' });
+export function checkUrl(baseUrl: string, allowHttp: boolean, apiKey?: string): URL {
+  const text = baseUrl.trim();
+  const shown = () => quoteBaseUrl(text, apiKey);
+  const problem = urlProblem(text);
+  if (problem !== undefined) {
+    throw new UsageError(`the base URL ${shown()} is not a URL: ${problem}`, {
+      hint: 'example: https://crm.example.com (--base-url, REVIMPORT_BASE_URL or baseUrl in the config)',
+    });
   }
+  const base = new URL(text);
   if (base.username || base.password) {
     // The URL could hold a secret: it is deliberately left out of the message.
     throw new UsageError('the base URL must not contain credentials', {
@@ -153,7 +168,9 @@ export function checkUrl(baseUrl: string, allowHttp: boolean): URL {
     });
   }
   if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-    throw new UsageError(`the base URL must use https (got ${base.protocol.replace(/:$/, '')})`);
+    throw new UsageError(`the base URL ${shown()} must use https (got ${base.protocol.replace(/:$/, '')})`, {
+      hint: 'example: https://crm.example.com',
+    });
   }
   if (base.protocol === 'http:' && !allowHttp && !isLoopback(base.hostname)) {
     throw new UsageError(`refusing to send the API key over plain http to ${base.host}`, {

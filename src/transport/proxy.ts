@@ -179,6 +179,33 @@ export function chooseProxy(target: URL, settings: ProxySettings): ProxyChoice {
   return { url: named ?? parseProxy(value, source), source };
 }
 
+/** Failures to reach the proxy itself, in words: with a proxy in use, every connection goes to it. */
+const proxyConnectFailures: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection: nothing listens at its address and port',
+  ENOTFOUND: 'could not be found: its host name did not resolve',
+  EAI_AGAIN: 'could not be found for now: DNS did not answer for its host name',
+  EHOSTUNREACH: 'is unreachable',
+  ENETUNREACH: 'is on a network this machine cannot reach',
+  UND_ERR_CONNECT_TIMEOUT: 'did not accept the connection in time',
+};
+
+/**
+ * Why a request through `proxy` got no answer, when the proxy is the cause: it could not be reached, or it
+ * answered the tunnel with a server error (it could not reach the CRM). Undefined when the failure may be
+ * the CRM's (a reset inside the tunnel, a time-out): then the code alone says it. Issue 20: a refused proxy
+ * must not read as "nothing listens" at the CRM's address.
+ */
+export function proxyFailure(code: string, proxy: URL, target: URL): string | undefined {
+  const label = maskProxy(proxy);
+  const what = proxyConnectFailures[code];
+  if (what !== undefined) return `the proxy ${label} ${what} (${code}); the CRM was not reached`;
+  const status = /^PROXY_(\d{3})$/.exec(code)?.[1];
+  if (status !== undefined) {
+    return `the proxy ${label} answered HTTP ${status} to the tunnel to ${target.host}; the CRM was not reached`;
+  }
+  return undefined;
+}
+
 /** One line for --verbose: which proxy is used, or why none is; undefined when no proxy is configured. */
 export function describeProxy(choice: ProxyChoice): string | undefined {
   if (choice.url) return `proxy: ${maskProxy(choice.url)} (from ${choice.source})`;

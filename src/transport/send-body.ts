@@ -11,6 +11,7 @@ import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
 import { idempotencyKey } from './idempotency.js';
 import type { Job, Outcomes, Part } from './outcomes.js';
 import type { Pacing } from './pacing.js';
+import { proxyFailure } from './proxy.js';
 import { setupError } from './setup-errors.js';
 
 const timeoutCodes = new Set([
@@ -104,7 +105,7 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
         context.stop(setup);
         return outcomes.abandoned(parts);
       }
-      reason = error.code;
+      reason = (context.proxy && proxyFailure(error.code, context.proxy, context.request.url)) || error.code;
       throttle = timeoutCodes.has(error.code);
     }
     if (response) {

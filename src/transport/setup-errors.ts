@@ -99,8 +99,8 @@ export function setupError(error: TransportError, url: URL, proxy: URL | undefin
     const label = maskProxy(proxy);
     return new ConfigError(
       refused === 407
-        ? `the proxy ${label} asks for credentials it was not given or refused them (HTTP 407); the run stopped`
-        : `the proxy ${label} refused to connect to ${url.host} (HTTP ${refused}); the run stopped`,
+        ? `the proxy ${label} asks for credentials it was not given or refused them (HTTP 407); the CRM was not reached, the run stopped`
+        : `the proxy ${label} refused to connect to ${url.host} (HTTP ${refused}); the CRM was not reached, the run stopped`,
       {
         hint:
           refused === 407

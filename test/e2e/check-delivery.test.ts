@@ -71,7 +71,9 @@ describe('--check and the delivery settings', () => {
   it('a URL and a key problem are reported together', async () => {
     const result = await check(writeConfig(work, { baseUrl: 'ftp://crm.example.com' }));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('the base URL must use https (got ftp); no API key');
+    expect(result.stderr).toContain(
+      'the base URL "ftp://crm.example.com" must use https (got ftp); no API key',
+    );
   });
 
   it('an apiKeyFile that cannot be read is what a push would stop on; a readable one passes', async () => {

@@ -120,8 +120,9 @@ describe('exit 2: usage and config errors, nothing sent', () => {
     const file = writeExport(work, 'a.csv', { to: 3 });
     const result = await push(r, [file, '-c', missing]);
     expect(result.code).toBe(2);
+    // The config that expects the column is named (issue 20).
     expect(result.stderr).toContain(
-      `${file}:1: the header has no column "Zeit" (mapped to conversionDatetime)`,
+      `${file}:1: the config ./missing.config.json expects columns the header lacks: no column "Zeit" (mapped to conversionDatetime)`,
     );
     expect(result.stderr).not.toContain('no header row found');
     expect(r.requests).toHaveLength(0);

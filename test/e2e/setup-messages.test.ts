@@ -43,7 +43,7 @@ describe('setup messages', () => {
     const result = await runCli(['push', 'orders.csv', '--check'], { cwd: work });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      'orders.csv:1: the header has no column "Order Total" (mapped to conversionValue; did you mean "Total" or "Order ID"?)',
+      'orders.csv:1: the config ./revimport.config.yaml expects columns the header lacks: no column "Order Total" (mapped to conversionValue; did you mean "Total" or "Order ID"?)',
     );
     expect(result.stderr).toContain(
       'hint: the header (line 1) has: "Order ID", "Date", "Total", "Currency", "Email"',

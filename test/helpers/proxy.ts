@@ -1,7 +1,8 @@
 // A real HTTP proxy on 127.0.0.1 for the network tests: CONNECT tunnels (https targets) and
 // absolute-form forwarding (http targets, as curl sends them). Every host it is asked for is reached at
 // 127.0.0.1 on the port asked for, so `crm.test` works without DNS. It records what it carried and,
-// given `credentials`, answers 407 to requests without the matching Proxy-Authorization.
+// given `credentials`, answers 407 to requests without the matching Proxy-Authorization; given
+// `refuseConnect`, it answers every CONNECT with that status.
 import { createServer, type IncomingMessage, request } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 
@@ -13,12 +14,19 @@ export interface TestProxy {
   readonly tunnels: string[];
   /** Absolute URLs of every request forwarded. */
   readonly forwarded: string[];
-  /** Requests answered 407. */
+  /** Requests answered 407, and CONNECTs refused by `refuseConnect`. */
   readonly refused: number;
   close(): Promise<void>;
 }
 
-export async function startProxy(options: { credentials?: string } = {}): Promise<TestProxy> {
+export interface ProxyOptions {
+  /** `user:password` the proxy wants (407 without it). */
+  credentials?: string;
+  /** Answer every CONNECT with this status (403: a policy refusing the host; 502: it cannot reach it). */
+  refuseConnect?: number;
+}
+
+export async function startProxy(options: ProxyOptions = {}): Promise<TestProxy> {
   const tunnels: string[] = [];
   const forwarded: string[] = [];
   const sockets = new Set<Socket>();
@@ -60,6 +68,11 @@ export async function startProxy(options: { credentials?: string } = {}): Promis
       client.end(
         'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n',
       );
+      return;
+    }
+    if (options.refuseConnect !== undefined) {
+      refused += 1;
+      client.end(`HTTP/1.1 ${options.refuseConnect} Refused\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     const where = req.url ?? '';

@@ -11,6 +11,7 @@ import {
   findPreset,
   nearMisses,
   presets,
+  unknownPreset,
 } from '../../src/mapping/presets/index.js';
 import type { Preset } from '../../src/mapping/presets/types.js';
 import { recordFields } from '../../src/record/fields.js';
@@ -359,5 +360,18 @@ describe('CRM exports: other real layouts', () => {
     expect(detectPreset(report).match?.name).toBe('salesforce-report');
     // A report without Probability (%) cannot tell won deals: not taken for one.
     expect(detectPreset(report.filter((c) => c !== 'Probability (%)')).match).toBeUndefined();
+  });
+});
+
+describe('unknownPreset', () => {
+  it.each([
+    ['strpe', 'unknown preset "strpe" (did you mean stripe?)'],
+    ['Shopfy', 'unknown preset "Shopfy" (did you mean shopify?)'],
+    ['paypal-br', 'unknown preset "paypal-br" (did you mean paypal or paypal-pt-br?)'],
+    ['zzzzzz', 'unknown preset "zzzzzz"'],
+  ])('%s: %s, then every name', (name, message) => {
+    const said = unknownPreset(name);
+    expect(said.message).toBe(message);
+    expect(said.hint).toMatch(/^known presets: google-ads, .*stripe/);
   });
 });

@@ -19,6 +19,7 @@ describe('headerMatcher', () => {
       held: 4,
       wanted: 5,
       problem: 'has no column "Order Total" (mapped to conversionValue; did you mean "Total" or "Order ID"?)',
+      lacks: 'no column "Order Total" (mapped to conversionValue; did you mean "Total" or "Order ID"?)',
     });
   });
 

@@ -117,7 +117,15 @@ describe('checkUrl', () => {
 
   it.each([
     ['ftp://crm.example.com', /must use https \(got ftp\)/],
-    ['not a url', /not a valid URL/],
+    ['not a url', /^the base URL "not a url" is not a URL: it contains a space$/],
+    ['crm.example.com', /^the base URL "crm.example.com" is not a URL: it has no scheme \(https:\/\/\)$/],
+    ['localhost:8787', /"localhost:8787" is not a URL: it has no scheme/],
+    [
+      'https://crm.example.com:99999',
+      /"https:\/\/crm.example.com:99999" is not a URL: the host or port cannot be read/,
+    ],
+    ['https://u:sk_secret_in_url@crm example.com', /"https:\/\/\*\*\*@crm example.com" is not a URL/],
+    ['https://crm example.com/?k=sk_secret_in_url', /"https:\/\/crm example.com\/\?\*\*\*" is not a URL/],
     ['https://user:sk_secret_in_url@crm.example.com', /must not contain credentials/],
     ['https://crm.example.com/?api_key=sk_secret_in_url', /must not contain a query string/],
     ['http://128.0.0.1', /plain http/],

@@ -9,6 +9,7 @@ import {
   noProxyMatch,
   type ProxySettings,
   proxyEnv,
+  proxyFailure,
 } from '../../src/transport/proxy.js';
 
 const https = new URL('https://crm.example.com/api/revenues');
@@ -166,4 +167,23 @@ describe('messages', () => {
       no_proxy: 'b',
     });
   });
+
+  it.each([
+    ['ECONNREFUSED', 'refused the connection: nothing listens at its address and port (ECONNREFUSED)'],
+    ['ENOTFOUND', 'could not be found: its host name did not resolve (ENOTFOUND)'],
+    ['UND_ERR_CONNECT_TIMEOUT', 'did not accept the connection in time (UND_ERR_CONNECT_TIMEOUT)'],
+    ['PROXY_502', 'answered HTTP 502 to the tunnel to crm.example.com'],
+  ])('a failure at the proxy (%s) names it, login masked, and says the CRM was not reached', (code, what) => {
+    const proxy = new URL('http://ops:s3cret@proxy.corp:3128');
+    expect(proxyFailure(code, proxy, https)).toBe(
+      `the proxy http://***:***@proxy.corp:3128 ${what}; the CRM was not reached`,
+    );
+  });
+
+  it.each(['ECONNRESET', 'ETIMEDOUT', 'UND_ERR_SOCKET'])(
+    'a failure that may be the CRM behind the proxy (%s) is left to its code',
+    (code) => {
+      expect(proxyFailure(code, new URL('http://proxy.corp:3128'), https)).toBeUndefined();
+    },
+  );
 });

@@ -2,7 +2,7 @@
 // commented revimport.config.yaml, and show the first records exactly as they would be sent. Without a
 // preset every column is scored for every field (guess-mapping.ts); the choice, the runner-up and a
 // sample value are shown per field, with the sample's totals, and what needs a look exits 1.
-import { existsSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FieldSpec, WrittenMapping } from '../../config/schema.js';
 import { toYaml, type YamlEntry } from '../../config/write-yaml.js';
@@ -27,8 +27,10 @@ import { escapeControls, quote } from '../../quote.js';
 import { createDatetimeParser } from '../../record/datetime.js';
 import { type ConversionRecord, type RecordField, recordFields } from '../../record/fields.js';
 import { canonicalZone } from '../../record/zone.js';
+import { maskEmail } from '../../report/rejection.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
+import { describeSystemError } from '../system-errors.js';
 
 const SAMPLE_ROWS = 200;
 
@@ -53,13 +55,19 @@ const accepts = (format: string, value: string) => {
 export async function initCommand(sample: string, options: Record<string, unknown>, context: CommandContext) {
   const { io } = context;
   const output = path.resolve(io.cwd, String(options.output ?? 'revimport.config.yaml'));
+  const file = path.resolve(io.cwd, sample);
+  // The sample first: a config in the way is no news when there is nothing to read (issue 20).
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    throw new ConfigError(`cannot read ${sample}: ${describeSystemError(error)}`);
+  }
   if (existsSync(output) && !options.force) {
     throw new UsageError(`${path.relative(io.cwd, output) || output} exists; use --force to overwrite it`);
   }
   const timezone = typeof options.timezone === 'string' ? canonicalZone(options.timezone) : undefined;
   if (options.timezone !== undefined && !timezone)
     throw new UsageError(`unknown time zone "${options.timezone}"`);
-  const file = path.resolve(io.cwd, sample);
 
   let rows: SourceRow[] | undefined;
   let preset: Preset | undefined;
@@ -263,7 +271,8 @@ export async function initCommand(sample: string, options: Record<string, unknow
     `wrote ${path.relative(io.cwd, output) || output}`,
     '',
     records.length ? 'first records as they would be sent:' : 'no valid record in the sample yet:',
-    ...records.slice(0, 3).map((r) => JSON.stringify(r)),
+    // Masked as the error lines mask them: a terminal or a pasted log is no place for addresses.
+    ...records.slice(0, 3).map((r) => JSON.stringify(withMaskedEmail(r))),
   );
   if (review.length)
     out.push(
@@ -523,7 +532,7 @@ function guessTable(
       field + (review ? ' (review)' : ''),
       chosen,
       describe(runnerUp),
-      escapeControls(choice?.sample ?? ''),
+      escapeControls(shownSample(field, choice?.sample)),
     ];
   });
   const table = [['field', 'column', 'runner-up', 'sample'], ...rows];
@@ -534,6 +543,18 @@ function guessTable(
       .join('  ')
       .trimEnd(),
   );
+}
+
+/** A field's sample cell as the table shows it: an e-mail masked as the error lines mask it. */
+function shownSample(field: RecordField, sample: string | undefined): string {
+  if (!sample) return '';
+  return field === 'conversionEmail' ? maskEmail(sample) : sample;
+}
+
+/** A record as the preview shows it: the e-mail as `j***@example.com`. */
+function withMaskedEmail(record: ConversionRecord): ConversionRecord {
+  const email = record.conversionEmail;
+  return email === undefined ? record : { ...record, conversionEmail: maskEmail(email) };
 }
 
 /** The sample's total and value range per currency: a cents column or a shipping column shows here. */

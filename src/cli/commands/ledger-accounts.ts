@@ -61,7 +61,7 @@ export async function ledgerAssignCommand(
 }
 
 /** Opens the ledger (an SQLite file under its run lock), runs `use`; undefined for a file that does not exist. */
-async function withStore<T>(
+export async function withStore<T>(
   location: LedgerLocation,
   env: CommandContext['io']['env'],
   use: (store: LedgerStore) => T | Promise<T>,

@@ -1,6 +1,6 @@
 // `revimport presets [name]`: list the built-in presets, or show one's mapping.
 import { UsageError } from '../../errors.js';
-import { findPreset, presets } from '../../mapping/presets/index.js';
+import { findPreset, presets, unknownPreset } from '../../mapping/presets/index.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 
@@ -35,9 +35,8 @@ export async function presetsCommand(
   }
   const preset = findPreset(name);
   if (!preset) {
-    throw new UsageError(`unknown preset "${name}"`, {
-      hint: `known presets: ${presets.map((p) => p.name).join(', ')}`,
-    });
+    const { message, hint } = unknownPreset(name);
+    throw new UsageError(message, { hint });
   }
   if (options.json) {
     io.stdout.write(`${JSON.stringify(preset)}\n`);

@@ -36,6 +36,7 @@ import {
   type LedgerChoice,
 } from './ledger-location.js';
 import type { LedgerFacts } from './ledger-session.js';
+import { namingConfig } from './named-config.js';
 
 /** Seconds between progress lines without a spinner: a run shorter than this prints none (issue 20). */
 const defaultProgressIntervalS = 30;
@@ -167,7 +168,7 @@ function requireTarget(settings: Settings): { baseUrl: string; apiKey: string } 
     throw new ConfigError('no API key: set REVIMPORT_API_KEY, or apiKeyFile in the config');
   }
   // A bad --proxy or proxy variable is a config error before anything is read.
-  chooseProxy(checkUrl(settings.baseUrl, settings.allowHttp), settings.proxy);
+  chooseProxy(checkUrl(settings.baseUrl, settings.allowHttp, settings.apiKey), settings.proxy);
   return { baseUrl: settings.baseUrl, apiKey: settings.apiKey };
 }
 
@@ -188,7 +189,7 @@ export function checkDelivery(prepared: PreparedRun): RevimportError | 'no baseU
       problems.push(error);
     }
   };
-  collect(() => checkUrl(settings.baseUrl!, settings.allowHttp));
+  collect(() => checkUrl(settings.baseUrl!, settings.allowHttp, settings.apiKey));
   if (!settings.apiKey)
     problems.push(
       prepared.keyProblem ??
@@ -263,7 +264,13 @@ export async function pushCommand(
       ...(emit ? { emit } : {}),
       ...(delivery instanceof Error ? { deliveryProblem: delivery } : {}),
     }).catch((error: unknown) => {
-      throw withoutConfig(error, prepared, context.io.cwd);
+      const origin = {
+        configFile: prepared.configFile,
+        mappingFile: flags.mapping,
+        preset: settings.mapping?.preset,
+        cwd: context.io.cwd,
+      };
+      throw withoutConfig(namingConfig(error, origin), prepared, context.io.cwd);
     });
   });
 }
@@ -274,6 +281,10 @@ export async function retryCommand(raw: Record<string, unknown>, context: Comman
     known.prepared = prepared;
     if (prepared.settings.rejectsPath) checkRejectsPath(rejectsPathOf(prepared.settings.rejectsPath, '0'));
     checkLedgerPath(prepared.settings.statePath, besideConfig(prepared.ledger));
+    if (!prepared.settings.baseUrl) {
+      const { retryWithoutTarget } = await import('./retry-targets.js');
+      throw await retryWithoutTarget(raw, context);
+    }
     requireTarget(prepared.settings);
     return execute(prepared, context, {
       command: 'retry',

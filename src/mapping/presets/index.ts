@@ -1,4 +1,5 @@
 // The built-in presets, and header-based detection: which preset an input file most likely comes from.
+import { didYouMean, suggestKeys } from '../../similar.js';
 import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
 import { awin } from './awin.js';
@@ -59,6 +60,24 @@ export interface PresetDetection {
 export function findPreset(name: string): Preset | undefined {
   const wanted = name.trim().toLowerCase();
   return presets.find((preset) => preset.name === wanted);
+}
+
+/**
+ * The words for a preset name no preset has, wherever it was given (`presets`, `--preset`, `preset:`):
+ * the nearest names first (`strpe`: did you mean stripe?), then every name (issue 20, "What it says").
+ */
+export function unknownPreset(name: string): { message: string; hint: string } {
+  const near = didYouMean(
+    suggestKeys(
+      name.trim(),
+      presets.map((p) => p.name),
+    ),
+    false,
+  );
+  return {
+    message: `unknown preset "${name}"${near ? ` (${near})` : ''}`,
+    hint: `known presets: ${presets.map((p) => p.name).join(', ')}`,
+  };
 }
 
 /**
