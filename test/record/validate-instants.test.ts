@@ -139,7 +139,7 @@ describe('a zone column holding abbreviations', () => {
 describe('written offsets against the configured zone', () => {
   const mapping: MappingInput = { fields: { conversionDatetime: 'Stamp' } };
 
-  it('names the record after the zone when it has the offset, else after the offset, with a warning', () => {
+  it('names the record after the configured zone, with or without its offset, warning once on a contradiction', () => {
     const { check, warnings } = setup(mapping, { timezone: 'Europe/Berlin' });
     expect(check({ ...base, Stamp: '2024-07-01 14:00:00 +0200' })).toMatchObject({
       ok: true,
@@ -148,9 +148,67 @@ describe('written offsets against the configured zone', () => {
     expect(warnings()).toEqual([]);
     expect(check({ ...base, Stamp: '2024-07-01 14:00:00 -0700' })).toMatchObject({
       ok: true,
-      record: { conversionDatetime: '2024-07-01T21:00:00.000Z', conversionTimezone: 'Etc/GMT+7' },
+      record: { conversionDatetime: '2024-07-01T21:00:00.000Z', conversionTimezone: 'Europe/Berlin' },
     });
-    expect(warnings()).toHaveLength(1);
+    expect(warnings()).toEqual([expect.stringContaining('1 row carry an offset')]);
+  });
+
+  it('names the record after the offset only when no region/city zone is known', () => {
+    const { check, warnings } = setup(mapping);
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00 -0700' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T21:00:00.000Z', conversionTimezone: 'UTC' },
+    });
+    expect(warnings()).toEqual([]);
+  });
+
+  it('a Google Ads file zone names a row written with another offset (issue 21: +0100 was sent as Etc/GMT-1)', () => {
+    const { check, warnings } = setup(mapping, {}, { timezone: 'America/Chicago' });
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00 +0100' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T13:00:00.000Z', conversionTimezone: 'America/Chicago' },
+    });
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T19:00:00.000Z', conversionTimezone: 'America/Chicago' },
+    });
+    expect(warnings()).toEqual([expect.stringContaining('America/Chicago does not have')]);
+  });
+
+  it('a Microsoft -0500 file zone is read as the offset and named after the configured zone (was Etc/GMT+5)', () => {
+    const { check, warnings } = setup(mapping, { timezone: 'America/New_York' }, { timezone: '-0500' });
+    // Winter: New York is -05:00, no contradiction.
+    expect(check({ ...base, Stamp: '2024-01-10 09:00:00' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-01-10T14:00:00.000Z', conversionTimezone: 'America/New_York' },
+    });
+    expect(warnings()).toEqual([]);
+    // Summer: the instant stays the offset's (as Microsoft reads it); counted once per file.
+    for (const day of ['01', '02']) {
+      expect(check({ ...base, Stamp: `2024-07-${day} 09:00:00` })).toMatchObject({
+        ok: true,
+        record: {
+          conversionDatetime: `2024-07-${day}T14:00:00.000Z`,
+          conversionTimezone: 'America/New_York',
+        },
+      });
+    }
+    expect(warnings()).toEqual([expect.stringMatching(/2 rows carry .*America\/New_York/)]);
+  });
+
+  it('a row zone column holding an offset is named after the configured zone', () => {
+    const { check } = setup(
+      { fields: { conversionDatetime: 'Stamp', conversionTimezone: 'TimeZone' } },
+      { timezone: 'Europe/Berlin' },
+    );
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00', TimeZone: '+0200' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T12:00:00.000Z', conversionTimezone: 'Europe/Berlin' },
+    });
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00', TimeZone: 'UTC' })).toMatchObject({
+      ok: true,
+      record: { conversionTimezone: 'UTC' },
+    });
   });
 
   it('does not count Z or an epoch as a contradiction', () => {
