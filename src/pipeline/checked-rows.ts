@@ -217,6 +217,7 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     const validator = createValidator(bound, {
       ...options,
       zoneAbbreviations: merged.zoneAbbreviations,
+      abbreviationsWriter: merged.abbreviationsWriter,
       ...(bound.sumKey ? { allowNegative: true, summing: true } : {}),
     });
     for (const which of ['refunded', 'unpaid'] as const) {
@@ -420,7 +421,12 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     return accept({ ...first.record, conversionValue: fromMinorUnits(sum, currency) }, first.row, bound);
   };
 
-  const drainWarnings = () => [...files.values()].flatMap((state) => state.validator.drainWarnings());
+  /** Warnings already given: one without a file name (an abbreviation's meaning) is said once per run. */
+  const said = new Set<string>();
+  const drainWarnings = () =>
+    [...files.values()]
+      .flatMap((state) => state.validator.drainWarnings())
+      .filter((warning) => !said.has(warning) && said.add(warning));
   // A header-only CSV is judged by its header as a file with rows would be: the preset detected (or none
   // matching: exit 2), the mapped columns bound, so "no conversions today" differs from a wrong file.
   const bindHeader = (source: SourceInfo) => {

@@ -17,7 +17,12 @@ import {
   toMinorUnits,
 } from './money.js';
 import { canonicalZone, fixedOffsetZone, offsetAt, parseOffset } from './zone.js';
-import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
+import {
+  type Abbreviation,
+  type AbbreviationReading,
+  formatAbbreviationOffset,
+  lookupAbbreviation,
+} from './zone-abbreviations.js';
 
 export interface ValidateOptions {
   /** Default zone for local times (`timezone` / `--timezone`). */
@@ -29,7 +34,9 @@ export interface ValidateOptions {
   earliestMs?: number;
   latestMs?: number;
   /** How an ambiguous zone abbreviation is read when the zone cannot decide (mapping.zoneAbbreviations). */
-  zoneAbbreviations?: 'strict' | 'default';
+  zoneAbbreviations?: AbbreviationReading;
+  /** The platform a preset's reading is for ("PayPal"): the note on the meanings applied names it. */
+  abbreviationsWriter?: string;
   /** `net` and `adjust` (default net): the mapping's `refunded` amount is taken off the value; `gross`: it is not. */
   refunds?: 'net' | 'gross' | 'adjust';
   /** The row is one of several summed into a conversion (mapping.sumBy): nothing left is no reason to skip it. */
@@ -137,6 +144,8 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
   let zeroRows = 0;
   let contradictions = 0;
   let contradictionExample = '';
+  /** Ambiguous abbreviations read with a preset's meaning in this file (PST -> Pacific), for one note. */
+  const assumed = new Map<string, string>();
   const contradicted = (raw: unknown, zone: string | undefined) => {
     if (contradictions++ === 0)
       contradictionExample = `${quote(raw)} is not ${zone ?? 'the configured zone'}`;
@@ -340,6 +349,14 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         } else {
           datetime = formatUtc(parsed.utcMs);
           if (parsed.contradicts) contradicted(rawTime, rowZone);
+          if (parsed.assumed && options.abbreviationsWriter && !assumed.has(parsed.assumed.abbreviation)) {
+            const { abbreviation, meaning } = parsed.assumed;
+            assumed.set(
+              abbreviation,
+              `${abbreviation} read as ${meaning.name}, ${formatAbbreviationOffset(meaning.offsetMinutes)}, as ` +
+                `${options.abbreviationsWriter} writes it; set \`timezone\` if your account is elsewhere`,
+            );
+          }
           if (parsed.zone !== undefined) timezone = parsed.zone;
           else if (
             parsed.offsetMinutes !== undefined &&
@@ -470,6 +487,9 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       }
       validRows = 0;
       zeroRows = 0;
+      // Said once per run (the checker drops repeats): no file name.
+      warnings.push(...assumed.values());
+      assumed.clear();
       if (contradictions === 0) return warnings;
       const text =
         `${bound.source.file}: ${contradictions} row${contradictions === 1 ? '' : 's'} carry an offset or zone abbreviation ` +

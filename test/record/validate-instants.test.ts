@@ -29,15 +29,16 @@ function setup(
     },
   });
   const source: SourceInfo = { file: 'Download.CSV', format: 'csv', encoding: 'utf-8', header, parameters };
-  const v = createValidator(
-    bindMapping(mergeMapping(preset ? findPreset(preset) : undefined, written), source),
-    {
-      timezone: undefined,
-      currency: undefined,
-      allowNegative: false,
-      ...options,
-    },
-  );
+  const merged = mergeMapping(preset ? findPreset(preset) : undefined, written);
+  // As the row checker passes them.
+  const v = createValidator(bindMapping(merged, source), {
+    timezone: undefined,
+    currency: undefined,
+    allowNegative: false,
+    zoneAbbreviations: merged.zoneAbbreviations,
+    abbreviationsWriter: merged.abbreviationsWriter,
+    ...options,
+  });
   const check = (cells: Cells) => {
     const row: CsvRow = {
       kind: 'csv',
@@ -61,6 +62,34 @@ describe('Date + Time + TimeZone joined (PayPal)', () => {
     expect(check({ ...base, Date: '07/01/2024', Time: '14:02:11', TimeZone: 'PDT' })).toMatchObject({
       ok: true,
       record: { conversionDatetime: '2024-07-01T21:02:11.000Z', conversionTimezone: 'America/Los_Angeles' },
+    });
+  });
+
+  it('the paypal preset reads PST as Pacific time with no zone configured, and says so once (issue 21)', () => {
+    const { check, warnings } = setup({ fields: {} }, {}, undefined, 'paypal');
+    const row = {
+      ...base,
+      Status: 'Completed',
+      Type: 'Website Payment',
+      'From Email Address': 'a@example.com',
+    };
+    for (const day of ['15', '16']) {
+      expect(check({ ...row, Date: `01/${day}/2024`, Time: '09:00:00', TimeZone: 'PST' })).toMatchObject({
+        ok: true,
+        record: {
+          conversionDatetime: `2024-01-${day}T17:00:00.000Z`,
+          conversionTimezone: 'America/Los_Angeles',
+        },
+      });
+    }
+    expect(warnings()).toEqual([
+      'PST read as Pacific Standard Time, UTC-08:00, as PayPal writes it; set `timezone` if your account is elsewhere',
+    ]);
+    // A user's mapping.zoneAbbreviations overrides the preset's reading.
+    const strict = setup({ fields: {}, zoneAbbreviations: 'strict' }, {}, undefined, 'paypal');
+    expect(strict.check({ ...row, Date: '01/15/2024', Time: '09:00:00', TimeZone: 'PST' })).toMatchObject({
+      ok: false,
+      issues: [{ reason: 'ambiguous time zone' }],
     });
   });
 

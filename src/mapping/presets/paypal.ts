@@ -51,6 +51,8 @@ export const paypal: Preset = {
     'Gross (or Amount) less the refunds that name them in Reference Txn ID',
   seen: 'real',
   format: 'csv',
+  // PayPal writes the account's North American or European abbreviations: its PST is Pacific (UTC-8).
+  abbreviations: { reading: 'north-america-europe', writer: 'PayPal' },
   detect: {
     all: ['Date', 'Time', 'TimeZone', 'Currency'],
     any: [
@@ -105,7 +107,8 @@ export const paypal: Preset = {
       'stops at once unless you map `mapping.fields.serviceId` or a lookup; rows then sum by Receipt ID.',
     'Dates are read month first (MM/dd/yyyy, as US downloads write them). A download written day first ' +
       '(dd/MM/yyyy) needs `mapping.fields.conversionDatetime: { columns: [Date, Time, TimeZone], format: ' +
-      '"dd/MM/yyyy HH:mm:ss" }`. Set `timezone` to the account\'s zone so PST/PDT rows carry its name.',
+      '"dd/MM/yyyy HH:mm:ss" }`. PST, CST, EST, BST, IST are read as PayPal writes them, in North America or ' +
+      "Europe (PST = UTC-8; the run says so once); set `timezone` to the account's zone so rows carry its name.",
   ],
 };
 

@@ -1,5 +1,6 @@
 // A built-in mapping preset: the mapping base for one platform's export, plus what identifies it.
 import type { MappingInput } from '../../config/schema.js';
+import type { AbbreviationReading } from '../../record/zone-abbreviations.js';
 
 export interface Preset {
   /** Name used in `mapping.preset` and `revimport presets <name>`, e.g. `google-ads`. */
@@ -30,6 +31,13 @@ export interface Preset {
    * other export with the same header (Shopify abandoned checkouts for orders). The file is then refused.
    */
   refuse?: (cell: (column: string) => string | undefined) => string | undefined;
+  /**
+   * What the zone abbreviations the platform writes mean when no configured zone decides: PayPal writes an
+   * account's North American or European ones, so its PST is Pacific (UTC-8), not Philippine. `writer`
+   * names the platform in the run's note ("PST read as Pacific Standard Time ..., as PayPal writes it").
+   * A configured `timezone` still decides first; `mapping.zoneAbbreviations` overrides the reading.
+   */
+  abbreviations?: { reading: AbbreviationReading; writer: string };
   /** What `init` tells the user is still missing or how records are linked (e.g. "no visitor id: linked by e-mail"). */
   notes: string[];
 }
