@@ -8,7 +8,7 @@ import { contentHash } from '../ledger/record-key.js';
 import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping, deductionColumns } from '../mapping/compile-mapping.js';
 import type { LookupTable } from '../mapping/lookup.js';
-import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
+import { columnsOf, type MergedMapping, mergeMapping } from '../mapping/merge-mapping.js';
 import { detectJsonPreset, detectPreset, findPreset, nearMisses, presets } from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
 import { quote } from '../quote.js';
@@ -193,6 +193,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   const seen = new SeenIds();
   const configuredPreset = resolvePreset(options.mapping);
   const detect = needsDetection(options.mapping);
+  /** Files read in the other day/month order than their preset's formats (date-order.ts decided). */
+  const dateFormats = new Map<string, string[]>();
 
   const stateFor = (row: SourceRow): FileState => {
     let state = files.get(row.source);
@@ -206,7 +208,7 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     // A lookalike is told by a row's cells: a header alone (bindHeader) cannot tell.
     if (preset?.refuse && row.kind === 'csv' && row.cells.length > 0) refuseLookalike(preset, row);
     if (preset) options.onPreset?.(row.source.file, preset.name);
-    const merged = mergeMapping(preset, options.mapping);
+    const merged = withDatetimeFormats(mergeMapping(preset, options.mapping), dateFormats.get(row.source.file));
     const bound = bindMapping(merged, row.source, options.lookup);
     // A JS transform may set the link from the source columns ($row): it has the last say.
     if (!options.transform) {
@@ -434,7 +436,20 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       stateFor({ kind: 'csv', source, line: source.headerLine ?? 0, cells: [] });
     }
   };
-  return Object.assign(check, { drainWarnings, flush, bindHeader });
+  const useDateFormats = (file: string, formats: string[]) => {
+    dateFormats.set(file, formats);
+  };
+  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats });
+}
+
+/** The merged mapping reading its datetime with `formats` (a file's decided day/month order), if given. */
+function withDatetimeFormats(merged: MergedMapping, formats: string[] | undefined): MergedMapping {
+  const field = merged.fields.conversionDatetime;
+  if (formats === undefined || field === undefined) return merged;
+  return {
+    ...merged,
+    fields: { ...merged.fields, conversionDatetime: { ...field, spec: { ...field.spec, format: formats } } },
+  };
 }
 
 /**
@@ -446,6 +461,8 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
   /** Binds a file that had no data rows to its header (detects its preset), throwing what a first row would. */
   bindHeader(source: SourceInfo): void;
   flush(): Array<CheckedRow | SkippedRow>;
+  /** Reads `file` with these datetime formats (its day/month order, decided before its rows: date-order.ts). */
+  useDateFormats(file: string, formats: string[]): void;
 };
 
 /** No preset, or several equally: an error listing the candidates, and the near misses with what they lack. */

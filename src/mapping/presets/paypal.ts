@@ -53,6 +53,8 @@ export const paypal: Preset = {
   format: 'csv',
   // PayPal writes the account's North American or European abbreviations: its PST is Pacific (UTC-8).
   abbreviations: { reading: 'north-america-europe', writer: 'PayPal' },
+  // US downloads write MM/dd/yyyy, UK and Australian ones dd/MM/yyyy, under the same English headers.
+  dateOrder: 'per-file',
   detect: {
     all: ['Date', 'Time', 'TimeZone', 'Currency'],
     any: [

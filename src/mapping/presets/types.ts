@@ -38,6 +38,13 @@ export interface Preset {
    * A configured `timezone` still decides first; `mapping.zoneAbbreviations` overrides the reading.
    */
   abbreviations?: { reading: AbbreviationReading; writer: string };
+  /**
+   * `per-file`: the platform writes dates in the account's locale order (PayPal: `03/05/2024` is March 5 from
+   * a US account, 3 May from a UK one), so the day/month order of the preset's slash formats is decided per
+   * file from all its rows (src/pipeline/date-order.ts). Unset: the formats are the platform's documented
+   * ones (Google Ads and Microsoft Ads read `MM/dd/yyyy` month first whoever writes it).
+   */
+  dateOrder?: 'per-file';
   /** What `init` tells the user is still missing or how records are linked (e.g. "no visitor id: linked by e-mail"). */
   notes: string[];
 }
