@@ -208,7 +208,10 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     // A lookalike is told by a row's cells: a header alone (bindHeader) cannot tell.
     if (preset?.refuse && row.kind === 'csv' && row.cells.length > 0) refuseLookalike(preset, row);
     if (preset) options.onPreset?.(row.source.file, preset.name);
-    const merged = withDatetimeFormats(mergeMapping(preset, options.mapping), dateFormats.get(row.source.file));
+    const merged = withDatetimeFormats(
+      mergeMapping(preset, options.mapping),
+      dateFormats.get(row.source.file),
+    );
     const bound = bindMapping(merged, row.source, options.lookup);
     // A JS transform may set the link from the source columns ($row): it has the last say.
     if (!options.transform) {

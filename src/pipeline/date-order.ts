@@ -43,7 +43,8 @@ function planFor(
   if (typeof user === 'object' && user.format !== undefined) return undefined;
   let preset = resolvePreset(mapping);
   if (needsDetection(mapping)) {
-    preset = (row.kind === 'json' ? detectJsonPreset(row.value) : detectPreset(row.source.header ?? [])).match;
+    preset = (row.kind === 'json' ? detectJsonPreset(row.value) : detectPreset(row.source.header ?? []))
+      .match;
   }
   if (preset?.dateOrder !== 'per-file') return undefined;
   const merged = mergeMapping(preset, mapping);

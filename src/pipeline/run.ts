@@ -235,7 +235,11 @@ export async function runPipeline(
       maxGzipRatio: settings.limits.maxGzipRatio,
     };
     const open = (file: string) =>
-      readRows(file, { ...readOptions, onWarning: hooks.onWarning, onSource: (info) => sources.set(file, info) });
+      readRows(file, {
+        ...readOptions,
+        onWarning: hooks.onWarning,
+        onSource: (info) => sources.set(file, info),
+      });
     // Each file's day/month order, from all its rows, before any row of the run is checked or sent: a file
     // is read once more for it; stdin's first rows are held (date-order.ts).
     const inputs = new Map<string, AsyncIterable<SourceRow>>();

@@ -120,7 +120,9 @@ export function decideDateOrder(
       note:
         `${file}: dates in ${columns} read ${orderOf(swapped)} (${quote(firstOrdered(swapped))}): ${tally.swapped} row` +
         `${tally.swapped === 1 ? '' : 's'} can only be read so (e.g. line ${example.line}, ${quote(example.value)})` +
-        (tally.given > 0 ? `; ${tally.given} only the other way (e.g. line ${tally.firstGiven!.line}), rejected` : '') +
+        (tally.given > 0
+          ? `; ${tally.given} only the other way (e.g. line ${tally.firstGiven!.line}), rejected`
+          : '') +
         '; set mapping.fields.conversionDatetime.format to choose',
     };
   }

@@ -61,7 +61,9 @@ describe('a UK PayPal download written day first, no config', () => {
       .map((line) => JSON.parse(line).record);
     expect(records.map((r) => [r.conversionDatetime, r.conversionValue])).toEqual(expected);
     expect(summary.warnings).toContainEqual(
-      expect.stringMatching(/read day first \("dd\/MM\/yyyy HH:mm:ss"\): 2 rows can only be read so \(e\.g\. line 4/),
+      expect.stringMatching(
+        /read day first \("dd\/MM\/yyyy HH:mm:ss"\): 2 rows can only be read so \(e\.g\. line 4/,
+      ),
     );
   });
 
@@ -113,7 +115,9 @@ describe('a download whose dates never tell day from month', () => {
       `${undecidable}: the dates in Date + Time + TimeZone can be read day first or month first ` +
         '(line 2, "03/04/2024 10:00:00 PST", reads as two dates)',
     );
-    expect(result.stderr).toContain('"MM/dd/yyyy HH:mm:ss" (month first) or "dd/MM/yyyy HH:mm:ss" (day first)');
+    expect(result.stderr).toContain(
+      '"MM/dd/yyyy HH:mm:ss" (month first) or "dd/MM/yyyy HH:mm:ss" (day first)',
+    );
     expect(receiver.requests).toHaveLength(0);
   });
 });

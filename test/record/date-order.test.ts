@@ -35,7 +35,9 @@ describe('decideDateOrder', () => {
   const swapped = ['dd/MM/yyyy HH:mm:ss'];
   const decide = (cells: string[]) => {
     const counter = createDateOrderCounter(given, swapped);
-    cells.forEach((cell, i) => counter.add(cell, i + 2));
+    cells.forEach((cell, i) => {
+      counter.add(cell, i + 2);
+    });
     return decideDateOrder(counter.tally, given, swapped, 'Download.CSV', 'Date + Time');
   };
 
