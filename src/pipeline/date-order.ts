@@ -20,7 +20,7 @@ import {
 import { needsDetection, resolvePreset } from './checked-rows.js';
 
 /** Rows of stdin held in memory to decide its date order. */
-export const STDIN_ORDER_ROWS = 100_000;
+const STDIN_ORDER_ROWS = 100_000;
 
 interface DateOrderPlan {
   add(row: SourceRow): void;

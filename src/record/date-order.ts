@@ -33,7 +33,7 @@ function firstOrdered(formats: readonly string[]): string {
 }
 
 /** Whether the formats are month first (`MM/dd`) or day first, from their first order-bearing pattern. */
-export function orderOf(formats: readonly string[]): 'month first' | 'day first' {
+function orderOf(formats: readonly string[]): 'month first' | 'day first' {
   return SLASH_DATE.exec(firstOrdered(formats))?.[2]?.startsWith('d') ? 'day first' : 'month first';
 }
 

@@ -305,7 +305,6 @@ export const zoneAbbreviations: readonly Abbreviation[] = Object.freeze([
  * China), as platforms that write North American and European abbreviations mean them (PayPal).
  */
 export type AbbreviationReading = 'strict' | 'default' | 'north-america-europe';
-export const abbreviationReadings = ['strict', 'default', 'north-america-europe'] as const;
 
 /** The meaning `reading` gives an ambiguous abbreviation no zone decides, or undefined. */
 export function assumedMeaning(
