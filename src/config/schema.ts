@@ -240,9 +240,10 @@ export const mappingSchema = z
     unpaid: deductionSchema.optional(),
     /**
      * An ambiguous zone abbreviation (BST, IST, CST...) the configured zone cannot decide: `strict` makes
-     * the row invalid, `default` reads it with its documented default meaning (docs/zone-abbreviations.md).
+     * the row invalid, `default` reads it with its documented default meaning, `north-america-europe` with
+     * its North American or European one (PST Pacific; docs/zone-abbreviations.md). A preset may set it.
      */
-    zoneAbbreviations: z.enum(['strict', 'default']).optional(),
+    zoneAbbreviations: z.enum(['strict', 'default', 'north-america-europe']).optional(),
     /**
      * Columns (or paths) that may feed the value or the datetime and another field too. Without it one column
      * feeding conversionValue or conversionDatetime and any other field is a config error: a cell

@@ -10,6 +10,7 @@ import type {
 } from '../config/schema.js';
 import { sourceKeys } from '../config/schema.js';
 import type { RecordField } from '../record/fields.js';
+import type { AbbreviationReading } from '../record/zone-abbreviations.js';
 import type { Preset } from './presets/types.js';
 
 export type FieldOrigin = 'preset' | 'user';
@@ -35,7 +36,9 @@ export interface MergedMapping {
   keep: KeepRule[];
   refunded: Deduction | undefined;
   unpaid: Deduction | undefined;
-  zoneAbbreviations: 'strict' | 'default' | undefined;
+  zoneAbbreviations: AbbreviationReading | undefined;
+  /** Whose abbreviations a preset's reading is ("PayPal"), for the run's note; unset when the user chose. */
+  abbreviationsWriter: string | undefined;
   /** The user's `mapping.lookup` keys (columns or paths of the input), paired with the lookup's match columns. */
   lookupKeys: string[] | undefined;
   /** mapping.sharedColumns: columns the user feeds the value or datetime and another field from on purpose. */
@@ -74,7 +77,12 @@ export function mergeMapping(preset: Preset | undefined, user: WrittenMapping | 
     },
     refunded: user?.refunded ?? preset?.mapping.refunded,
     unpaid: user?.unpaid ?? preset?.mapping.unpaid,
-    zoneAbbreviations: user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations,
+    zoneAbbreviations:
+      user?.zoneAbbreviations ?? preset?.mapping.zoneAbbreviations ?? preset?.abbreviations?.reading,
+    abbreviationsWriter:
+      user?.zoneAbbreviations === undefined && preset?.mapping.zoneAbbreviations === undefined
+        ? preset?.abbreviations?.writer
+        : undefined,
     lookupKeys: listOf(user?.lookup?.key),
     sharedColumns: user?.sharedColumns ?? [],
   };

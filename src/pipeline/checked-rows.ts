@@ -8,12 +8,13 @@ import { contentHash } from '../ledger/record-key.js';
 import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { type BoundMapping, bindMapping, deductionColumns } from '../mapping/compile-mapping.js';
 import type { LookupTable } from '../mapping/lookup.js';
-import { columnsOf, mergeMapping } from '../mapping/merge-mapping.js';
+import { columnsOf, type MergedMapping, mergeMapping } from '../mapping/merge-mapping.js';
 import {
   detectJsonPreset,
   detectPreset,
   findPreset,
   nearMisses,
+  presets,
   unknownPreset,
 } from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
@@ -198,6 +199,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   const seen = new SeenIds();
   const configuredPreset = resolvePreset(options.mapping);
   const detect = needsDetection(options.mapping);
+  /** Files read in the other day/month order than their preset's formats (date-order.ts decided). */
+  const dateFormats = new Map<string, string[]>();
 
   const stateFor = (row: SourceRow): FileState => {
     let state = files.get(row.source);
@@ -211,7 +214,10 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     // A lookalike is told by a row's cells: a header alone (bindHeader) cannot tell.
     if (preset?.refuse && row.kind === 'csv' && row.cells.length > 0) refuseLookalike(preset, row);
     if (preset) options.onPreset?.(row.source.file, preset.name);
-    const merged = mergeMapping(preset, options.mapping);
+    const merged = withDatetimeFormats(
+      mergeMapping(preset, options.mapping),
+      dateFormats.get(row.source.file),
+    );
     const bound = bindMapping(merged, row.source, options.lookup);
     // A JS transform may set the link from the source columns ($row): it has the last say.
     if (!options.transform) {
@@ -222,6 +228,7 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     const validator = createValidator(bound, {
       ...options,
       zoneAbbreviations: merged.zoneAbbreviations,
+      abbreviationsWriter: merged.abbreviationsWriter,
       ...(bound.sumKey ? { allowNegative: true, summing: true } : {}),
     });
     for (const which of ['refunded', 'unpaid'] as const) {
@@ -425,7 +432,12 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     return accept({ ...first.record, conversionValue: fromMinorUnits(sum, currency) }, first.row, bound);
   };
 
-  const drainWarnings = () => [...files.values()].flatMap((state) => state.validator.drainWarnings());
+  /** Warnings already given: one without a file name (an abbreviation's meaning) is said once per run. */
+  const said = new Set<string>();
+  const drainWarnings = () =>
+    [...files.values()]
+      .flatMap((state) => state.validator.drainWarnings())
+      .filter((warning) => !said.has(warning) && said.add(warning));
   // A header-only CSV is judged by its header as a file with rows would be: the preset detected (or none
   // matching: exit 2), the mapped columns bound, so "no conversions today" differs from a wrong file.
   const bindHeader = (source: SourceInfo) => {
@@ -433,7 +445,20 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       stateFor({ kind: 'csv', source, line: source.headerLine ?? 0, cells: [] });
     }
   };
-  return Object.assign(check, { drainWarnings, flush, bindHeader });
+  const useDateFormats = (file: string, formats: string[]) => {
+    dateFormats.set(file, formats);
+  };
+  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats });
+}
+
+/** The merged mapping reading its datetime with `formats` (a file's decided day/month order), if given. */
+function withDatetimeFormats(merged: MergedMapping, formats: string[] | undefined): MergedMapping {
+  const field = merged.fields.conversionDatetime;
+  if (formats === undefined || field === undefined) return merged;
+  return {
+    ...merged,
+    fields: { ...merged.fields, conversionDatetime: { ...field, spec: { ...field.spec, format: formats } } },
+  };
 }
 
 /**
@@ -445,6 +470,8 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
   /** Binds a file that had no data rows to its header (detects its preset), throwing what a first row would. */
   bindHeader(source: SourceInfo): void;
   flush(): Array<CheckedRow | SkippedRow>;
+  /** Reads `file` with these datetime formats (its day/month order, decided before its rows: date-order.ts). */
+  useDateFormats(file: string, formats: string[]): void;
 };
 
 /** No preset, or several equally: an error listing the candidates, and the near misses with what they lack. */

@@ -3,7 +3,7 @@
 import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
-import type { SourceInfo } from '../input/types.js';
+import type { SourceInfo, SourceRow } from '../input/types.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry, ReportedIn } from '../ledger/types.js';
@@ -12,6 +12,7 @@ import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
 import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows.js';
+import { settleDateOrder } from './date-order.js';
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
@@ -246,28 +247,46 @@ export async function runPipeline(
       bytesRead += bytes;
       hooks.onBytesRead?.(bytesRead);
     };
+    const sources = new Map<string, SourceInfo>();
+    const readOptions = {
+      format: settings.format,
+      delimiter: settings.delimiter,
+      encoding: settings.encoding,
+      isHeader,
+      expectedHeader: isHeader.expected,
+      stdin: deps.stdin,
+      signal: deps.signal,
+      maxFieldBytes: settings.limits.maxRowBytes,
+      maxGzipRatio: settings.limits.maxGzipRatio,
+    };
+    const open = (file: string) =>
+      readRows(file, {
+        ...readOptions,
+        onWarning: hooks.onWarning,
+        onSource: (info) => sources.set(file, info),
+        onBytes,
+      });
+    // Each file's day/month order, from all its rows, before any row of the run is checked or sent: a file
+    // is read once more for it; stdin's first rows are held (date-order.ts).
+    const inputs = new Map<string, AsyncIterable<SourceRow>>();
+    for (const file of options.files) {
+      const stdin = file === '-';
+      const iterator = stdin ? open(file) : readRows(file, readOptions);
+      const order = await settleDateOrder(iterator, { mapping: settings.mapping, lookup, hold: stdin });
+      if (!stdin) await iterator.return(undefined);
+      if (order.formats) check.useDateFormats(file, order.formats);
+      if (order.note) {
+        summary.warnings.push(order.note);
+        hooks.onWarning?.(order.note);
+      }
+      if (stdin) inputs.set(file, heldThenRest(order.held, iterator));
+    }
     for (const file of options.files) {
       if (deps.signal?.aborted) break;
       hooks.onFileStart?.(file);
       const before = summary.rowsRead;
-      let source: SourceInfo | undefined;
       let sourceRows = 0;
-      const rows = readRows(file, {
-        onSource: (info) => {
-          source = info;
-        },
-        format: settings.format,
-        delimiter: settings.delimiter,
-        encoding: settings.encoding,
-        isHeader,
-        expectedHeader: isHeader.expected,
-        stdin: deps.stdin,
-        signal: deps.signal,
-        onWarning: hooks.onWarning,
-        maxFieldBytes: settings.limits.maxRowBytes,
-        maxGzipRatio: settings.limits.maxGzipRatio,
-        onBytes,
-      });
+      const rows = inputs.get(file) ?? open(file);
       for await (const row of rows) {
         sourceRows++;
         const result = check(row);
@@ -284,6 +303,7 @@ export async function runPipeline(
         if (deps.signal?.aborted) break;
       }
       hooks.onRowRead?.(summary.rowsRead);
+      const source = sources.get(file);
       if (sourceRows === 0 && !deps.signal?.aborted) {
         // "No conversions today": a successful run of 0 rows, said so in case the export went wrong.
         if (source) check.bindHeader(source);
@@ -363,6 +383,12 @@ function noteKnownInvalid(summary: Summary, before: ReportedIn): void {
   const earliest = summary.knownReportedIn;
   if (earliest && earliest.runId <= before.runId) return;
   summary.knownReportedIn = { runId: before.runId, at: new Date(before.at).toISOString() };
+}
+
+/** stdin's rows held to decide its date order, then the rest of it. */
+async function* heldThenRest(held: SourceRow[], rest: AsyncIterator<SourceRow>): AsyncGenerator<SourceRow> {
+  yield* held;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 /** An error that ended a run carries what the run did until then, for the summary and the ledger. */

@@ -14,7 +14,13 @@ import {
 } from './datetime-formats.js';
 import { compilePattern } from './datetime-pattern.js';
 import { canonicalZone, localMsToUtc, offsetAt } from './zone.js';
-import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
+import {
+  type Abbreviation,
+  type AbbreviationMeaning,
+  type AbbreviationReading,
+  assumedMeaning,
+  lookupAbbreviation,
+} from './zone-abbreviations.js';
 
 /** Stable grouping keys for rejected datetimes (the rejects file and the summary count by them). */
 export const datetimeFailureReasons = [
@@ -42,6 +48,8 @@ export type DatetimeResult =
        * abbreviation's usual zone.
        */
       contradicts?: true;
+      /** Set when an ambiguous abbreviation no zone decided was read with the reading's meaning (PST: Pacific). */
+      assumed?: { abbreviation: string; meaning: AbbreviationMeaning };
     }
   | { ok: false; reason: DatetimeFailureReason; message: string };
 
@@ -57,8 +65,8 @@ export type DatetimeParser = (
 ) => DatetimeResult;
 
 export interface DatetimeParserOptions {
-  /** `default`: an ambiguous abbreviation the zone cannot decide takes its documented default meaning. */
-  abbreviations?: 'strict' | 'default';
+  /** How an ambiguous abbreviation the zone cannot decide is read (zone-abbreviations.ts); default `strict`. */
+  abbreviations?: AbbreviationReading;
 }
 
 const epochUnits: Record<string, EpochUnit> = {
@@ -124,7 +132,7 @@ export function createDatetimeParser(
   const acceptsEpochNumber = formats.includes('epoch') || numberUnit !== undefined;
   const tried = formats.map(describeFormat).join(', ');
   const fields = createFields();
-  const allowDefault = options.abbreviations === 'default';
+  const reading = options.abbreviations ?? 'strict';
 
   return (raw, zone, rowAbbreviation) => {
     let sawImpossible = false;
@@ -187,7 +195,7 @@ export function createDatetimeParser(
         `${quote(raw)} does not match any accepted datetime format (tried ${tried}).`,
       );
     }
-    return resolve(raw, zone, fields, abbreviation, allowDefault);
+    return resolve(raw, zone, fields, abbreviation, reading);
   };
 }
 
@@ -196,7 +204,7 @@ function resolve(
   zone: string | undefined,
   f: ParsedFields,
   abbreviation: Abbreviation | undefined,
-  allowDefault: boolean,
+  reading: AbbreviationReading,
 ): DatetimeResult {
   let utcMs: number;
   let result: DatetimeResult;
@@ -213,13 +221,14 @@ function resolve(
         abbreviation,
         local,
         zone === undefined ? undefined : canonicalZone(zone),
-        allowDefault,
+        reading,
       );
       if (!resolved.ok) return failure('ambiguous time zone', `${quote(raw)}: ${resolved.message}`);
       utcMs = resolved.utcMs;
-      result = resolved.contradicts
-        ? { ok: true, utcMs, zone: resolved.zone, offsetMinutes: resolved.offsetMinutes, contradicts: true }
-        : { ok: true, utcMs, zone: resolved.zone, offsetMinutes: resolved.offsetMinutes };
+      result = { ok: true, utcMs, zone: resolved.zone, offsetMinutes: resolved.offsetMinutes };
+      if (resolved.contradicts) result.contradicts = true;
+      if (resolved.assumed)
+        result.assumed = { abbreviation: abbreviation.abbreviation, meaning: resolved.assumed };
     } else {
       const named = f.zoneName !== '';
       const zoneText = named ? f.zoneName : zone;
@@ -288,7 +297,15 @@ function writesAbbreviation(zone: string, utcMs: number, abbreviation: string): 
 }
 
 type AbbreviationResult =
-  | { ok: true; utcMs: number; zone: string; offsetMinutes: number; contradicts: boolean }
+  | {
+      ok: true;
+      utcMs: number;
+      zone: string;
+      offsetMinutes: number;
+      contradicts: boolean;
+      /** The meaning `reading` chose for an ambiguous abbreviation. */
+      assumed?: AbbreviationMeaning;
+    }
   | { ok: false; message: string };
 
 /**
@@ -297,13 +314,14 @@ type AbbreviationResult =
  * zone's own: its usual zone, or a zone that writes the abbreviation), and then the record's zone is
  * `zone`. Otherwise an
  * unambiguous abbreviation gives its usual zone (`contradicts` when a zone was configured), and an
- * ambiguous one its documented default only when `allowDefault`, else no answer: the row is invalid.
+ * ambiguous one the meaning `reading` gives it (its documented default, or its North American or European
+ * one), else no answer: the row is invalid.
  */
 export function resolveAbbreviation(
   abbreviation: Abbreviation,
   localMs: number,
   zone: string | undefined,
-  allowDefault: boolean,
+  reading: AbbreviationReading,
 ): AbbreviationResult {
   const { meanings } = abbreviation;
   if (zone !== undefined) {
@@ -320,7 +338,8 @@ export function resolveAbbreviation(
       return { ok: true, utcMs, zone, offsetMinutes: meaning.offsetMinutes, contradicts: false };
     }
   }
-  const chosen = meanings.length === 1 || (allowDefault && abbreviation.hasDefault) ? meanings[0] : undefined;
+  const assumed = meanings.length > 1 ? assumedMeaning(abbreviation, reading) : undefined;
+  const chosen = meanings.length === 1 ? meanings[0] : assumed;
   if (chosen === undefined) {
     const list = meanings.map((m) => `${m.name} (${offsetText(m.offsetMinutes)}, ${m.zone})`).join(' or ');
     const where =
@@ -338,6 +357,7 @@ export function resolveAbbreviation(
     zone: chosen.zone,
     offsetMinutes: chosen.offsetMinutes,
     contradicts: zone !== undefined,
+    ...(assumed === undefined ? {} : { assumed }),
   };
 }
 

@@ -17,7 +17,12 @@ import {
   toMinorUnits,
 } from './money.js';
 import { canonicalZone, fixedOffsetZone, offsetAt, parseOffset } from './zone.js';
-import { type Abbreviation, lookupAbbreviation } from './zone-abbreviations.js';
+import {
+  type Abbreviation,
+  type AbbreviationReading,
+  formatAbbreviationOffset,
+  lookupAbbreviation,
+} from './zone-abbreviations.js';
 
 export interface ValidateOptions {
   /** Default zone for local times (`timezone` / `--timezone`). */
@@ -29,7 +34,9 @@ export interface ValidateOptions {
   earliestMs?: number;
   latestMs?: number;
   /** How an ambiguous zone abbreviation is read when the zone cannot decide (mapping.zoneAbbreviations). */
-  zoneAbbreviations?: 'strict' | 'default';
+  zoneAbbreviations?: AbbreviationReading;
+  /** The platform a preset's reading is for ("PayPal"): the note on the meanings applied names it. */
+  abbreviationsWriter?: string;
   /** `net` and `adjust` (default net): the mapping's `refunded` amount is taken off the value; `gross`: it is not. */
   refunds?: 'net' | 'gross' | 'adjust';
   /** The row is one of several summed into a conversion (mapping.sumBy): nothing left is no reason to skip it. */
@@ -123,11 +130,22 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
     );
   }
   const configuredZone = fileZone ?? fieldZone ?? defaultZone ?? canonicalZone(options.timezone ?? '');
+  // The record's zone is a region/city name whenever one is known: a zone read from an offset (the file's
+  // `-0500`, a row's `+0100`) only gives the instant. Etc/GMT±N or UTC only when no such name is known.
+  const fileZoneIsOffset = fileZone !== undefined && canonicalZone(bound.fileZone ?? '') === undefined;
+  const namedZone = [
+    fileZoneIsOffset ? undefined : fileZone,
+    fieldZone,
+    defaultZone,
+    canonicalZone(options.timezone ?? ''),
+  ].find(isRegionZone);
   const netRefunds = options.refunds !== 'gross';
   let validRows = 0;
   let zeroRows = 0;
   let contradictions = 0;
   let contradictionExample = '';
+  /** Ambiguous abbreviations read with a preset's meaning in this file (PST -> Pacific), for one note. */
+  const assumed = new Map<string, string>();
   const contradicted = (raw: unknown, zone: string | undefined) => {
     if (contradictions++ === 0)
       contradictionExample = `${quote(raw)} is not ${zone ?? 'the configured zone'}`;
@@ -272,6 +290,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
 
       // Zone: the row's zone column, else the file's Parameters zone, else the configured default.
       let rowZone = configuredZone;
+      let rowZoneIsOffset = fileZoneIsOffset && configuredZone === fileZone;
       let rowAbbreviation: Abbreviation | undefined;
       const rawZone = textOf(c.conversionTimezone, undefined);
       if (rawZone === undefined && badFileZone !== undefined) {
@@ -295,6 +314,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
           );
         }
         rowZone = rowAbbreviation === undefined ? zone : configuredZone;
+        rowZoneIsOffset = zone !== undefined && canonicalZone(rawZone) === undefined;
       }
 
       let datetime: string | undefined;
@@ -329,6 +349,14 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
         } else {
           datetime = formatUtc(parsed.utcMs);
           if (parsed.contradicts) contradicted(rawTime, rowZone);
+          if (parsed.assumed && options.abbreviationsWriter && !assumed.has(parsed.assumed.abbreviation)) {
+            const { abbreviation, meaning } = parsed.assumed;
+            assumed.set(
+              abbreviation,
+              `${abbreviation} read as ${meaning.name}, ${formatAbbreviationOffset(meaning.offsetMinutes)}, as ` +
+                `${options.abbreviationsWriter} writes it; set \`timezone\` if your account is elsewhere`,
+            );
+          }
           if (parsed.zone !== undefined) timezone = parsed.zone;
           else if (
             parsed.offsetMinutes !== undefined &&
@@ -339,12 +367,22 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
             // instant and is not given the configured zone's name.
             if (offsetAt(rowZone, parsed.utcMs) === parsed.offsetMinutes) timezone = rowZone;
             else {
-              contradicted(rawTime, rowZone);
-              timezone = fixedOffsetZone(parsed.offsetMinutes) ?? 'UTC';
+              // The instant is the offset's; the record keeps the row's or the configured region zone.
+              const region = isRegionZone(rowZone) ? rowZone : namedZone;
+              contradicted(rawTime, region ?? rowZone);
+              timezone = region ?? fixedOffsetZone(parsed.offsetMinutes) ?? 'UTC';
+              rowZoneIsOffset = false;
             }
           }
           // An instant (Z, epoch) with no zone anywhere: the instant is exact, its zone unknown.
           else timezone = rowZone ?? 'UTC';
+          if (rowZoneIsOffset && timezone === rowZone && namedZone !== undefined) {
+            // Read with a fixed offset (Microsoft's `-0500`), named after the known zone; counted when
+            // that zone has another offset then (New York in summer).
+            if (offsetAt(namedZone, parsed.utcMs) !== offsetAt(rowZone, parsed.utcMs))
+              contradicted(rawTime, namedZone);
+            timezone = namedZone;
+          }
         }
       }
 
@@ -449,11 +487,14 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       }
       validRows = 0;
       zeroRows = 0;
+      // Said once per run (the checker drops repeats): no file name.
+      warnings.push(...assumed.values());
+      assumed.clear();
       if (contradictions === 0) return warnings;
       const text =
         `${bound.source.file}: ${contradictions} row${contradictions === 1 ? '' : 's'} carry an offset or zone abbreviation ` +
-        `that ${configuredZone ?? 'the configured zone'} does not have at that time (e.g. ${contradictionExample}): ` +
-        'their instants are kept as written, with the zone their offset names; check `timezone`';
+        `that ${namedZone ?? configuredZone ?? 'the configured zone'} does not have at that time (e.g. ${contradictionExample}): ` +
+        `their instants are kept as written${namedZone === undefined ? ', with the zone their offset names' : `, with the zone ${namedZone}`}; check \`timezone\``;
       contradictions = 0;
       warnings.push(text);
       return warnings;
@@ -501,6 +542,11 @@ function toList(format: string | string[] | undefined): string[] | undefined {
 function resolveFileZone(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   return canonicalZone(raw) ?? offsetZone(raw);
+}
+
+/** A region/city zone (America/New_York), not UTC or a fixed Etc/GMT±N offset. */
+function isRegionZone(zone: string | undefined): zone is string {
+  return zone !== undefined && zone !== 'UTC' && !zone.startsWith('Etc/');
 }
 
 function offsetZone(raw: string): string | undefined {

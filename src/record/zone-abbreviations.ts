@@ -298,6 +298,26 @@ export const zoneAbbreviations: readonly Abbreviation[] = Object.freeze([
   entry('WITA', false, [480, 'Asia/Makassar', 'Central Indonesia Time']),
 ]);
 
+/**
+ * How an ambiguous abbreviation that no zone decides is read. `strict`: not at all (the row is invalid);
+ * `default`: PostgreSQL's Default meaning; `north-america-europe`: the meaning whose usual zone is in the
+ * Americas or Europe, the first such (PST Pacific, not Philippine; IST Irish; CST Central, not Cuba or
+ * China), as platforms that write North American and European abbreviations mean them (PayPal).
+ */
+export type AbbreviationReading = 'strict' | 'default' | 'north-america-europe';
+
+/** The meaning `reading` gives an ambiguous abbreviation no zone decides, or undefined. */
+export function assumedMeaning(
+  abbreviation: Abbreviation,
+  reading: AbbreviationReading,
+): AbbreviationMeaning | undefined {
+  if (reading === 'default') return abbreviation.hasDefault ? abbreviation.meanings[0] : undefined;
+  if (reading === 'north-america-europe') {
+    return abbreviation.meanings.find((m) => m.zone.startsWith('America/') || m.zone.startsWith('Europe/'));
+  }
+  return undefined;
+}
+
 const byAbbreviation = new Map<string, Abbreviation>(zoneAbbreviations.map((a) => [a.abbreviation, a]));
 
 /**

@@ -52,8 +52,9 @@ describe('paypal: refunds meet their payment, payments keep their own key', () =
       file(
         [
           paypalHeader,
-          '03/01/2024,10:00:00,PST,Di,Subscription Payment,Completed,EUR,9.99,-0.50,9.49,di@example.com,TX-S-1,I-PROFILE1',
-          '04/01/2024,10:00:00,PDT,Di,Subscription Payment,Completed,EUR,9.99,-0.50,9.49,di@example.com,TX-S-2,I-PROFILE1',
+          // Days above 12: the file's day/month order is read from them (issue 21).
+          '02/14/2024,10:00:00,PST,Di,Subscription Payment,Completed,EUR,9.99,-0.50,9.49,di@example.com,TX-S-1,I-PROFILE1',
+          '04/14/2024,10:00:00,PDT,Di,Subscription Payment,Completed,EUR,9.99,-0.50,9.49,di@example.com,TX-S-2,I-PROFILE1',
         ].join('\n'),
       ),
       { preset: 'paypal', fields: {}, defaults: {} },

@@ -145,9 +145,35 @@ describe('zone abbreviations are offsets', () => {
       at: '2024-07-01T13:02:11.000Z',
       zone: 'Europe/London',
       offsetMinutes: 60,
+      assumed: { abbreviation: 'BST', meaning: expect.objectContaining({ zone: 'Europe/London' }) },
     });
     // A configured zone that decides still wins over the default.
     expect(view(lenient('07/01/2024 14:02:11 BST', 'Asia/Dhaka'))).toMatchObject({ zone: 'Asia/Dhaka' });
+  });
+
+  it('reads the North American or European meaning under north-america-europe (issue 21: PST is not Manila)', () => {
+    const paypal = createDatetimeParser(['MM/dd/yyyy HH:mm:ss'], { abbreviations: 'north-america-europe' });
+    expect(view(paypal('01/15/2024 09:00:00 PST', undefined))).toEqual({
+      at: '2024-01-15T17:00:00.000Z',
+      zone: 'America/Los_Angeles',
+      offsetMinutes: -480,
+      assumed: { abbreviation: 'PST', meaning: expect.objectContaining({ name: 'Pacific Standard Time' }) },
+    });
+    // Where it differs from PostgreSQL's default: IST is Irish, not Israeli.
+    expect(view(paypal('07/15/2024 10:00:00 IST', undefined))).toMatchObject({
+      at: '2024-07-15T09:00:00.000Z',
+      zone: 'Europe/Dublin',
+    });
+    expect(view(paypal('01/15/2024 10:00:00 CST', undefined))).toMatchObject({ zone: 'America/Chicago' });
+    // No meaning in the Americas or Europe: still ambiguous.
+    expect(paypal('01/15/2024 10:00:00 GST', undefined)).toMatchObject({
+      ok: false,
+      reason: 'ambiguous time zone',
+    });
+    // A configured zone still decides first, and an unambiguous abbreviation assumes nothing.
+    const manila = view(paypal('01/15/2024 09:00:00 PST', 'Asia/Manila'));
+    expect(manila).toEqual({ at: '2024-01-15T01:00:00.000Z', zone: 'Asia/Manila', offsetMinutes: 480 });
+    expect(view(paypal('07/15/2024 09:00:00 PDT', undefined))).not.toHaveProperty('assumed');
   });
 
   it('takes the abbreviation from the row zone column when the value has none', async () => {

@@ -29,15 +29,16 @@ function setup(
     },
   });
   const source: SourceInfo = { file: 'Download.CSV', format: 'csv', encoding: 'utf-8', header, parameters };
-  const v = createValidator(
-    bindMapping(mergeMapping(preset ? findPreset(preset) : undefined, written), source),
-    {
-      timezone: undefined,
-      currency: undefined,
-      allowNegative: false,
-      ...options,
-    },
-  );
+  const merged = mergeMapping(preset ? findPreset(preset) : undefined, written);
+  // As the row checker passes them.
+  const v = createValidator(bindMapping(merged, source), {
+    timezone: undefined,
+    currency: undefined,
+    allowNegative: false,
+    zoneAbbreviations: merged.zoneAbbreviations,
+    abbreviationsWriter: merged.abbreviationsWriter,
+    ...options,
+  });
   const check = (cells: Cells) => {
     const row: CsvRow = {
       kind: 'csv',
@@ -61,6 +62,34 @@ describe('Date + Time + TimeZone joined (PayPal)', () => {
     expect(check({ ...base, Date: '07/01/2024', Time: '14:02:11', TimeZone: 'PDT' })).toMatchObject({
       ok: true,
       record: { conversionDatetime: '2024-07-01T21:02:11.000Z', conversionTimezone: 'America/Los_Angeles' },
+    });
+  });
+
+  it('the paypal preset reads PST as Pacific time with no zone configured, and says so once (issue 21)', () => {
+    const { check, warnings } = setup({ fields: {} }, {}, undefined, 'paypal');
+    const row = {
+      ...base,
+      Status: 'Completed',
+      Type: 'Website Payment',
+      'From Email Address': 'a@example.com',
+    };
+    for (const day of ['15', '16']) {
+      expect(check({ ...row, Date: `01/${day}/2024`, Time: '09:00:00', TimeZone: 'PST' })).toMatchObject({
+        ok: true,
+        record: {
+          conversionDatetime: `2024-01-${day}T17:00:00.000Z`,
+          conversionTimezone: 'America/Los_Angeles',
+        },
+      });
+    }
+    expect(warnings()).toEqual([
+      'PST read as Pacific Standard Time, UTC-08:00, as PayPal writes it; set `timezone` if your account is elsewhere',
+    ]);
+    // A user's mapping.zoneAbbreviations overrides the preset's reading.
+    const strict = setup({ fields: {}, zoneAbbreviations: 'strict' }, {}, undefined, 'paypal');
+    expect(strict.check({ ...row, Date: '01/15/2024', Time: '09:00:00', TimeZone: 'PST' })).toMatchObject({
+      ok: false,
+      issues: [{ reason: 'ambiguous time zone' }],
     });
   });
 
@@ -139,7 +168,7 @@ describe('a zone column holding abbreviations', () => {
 describe('written offsets against the configured zone', () => {
   const mapping: MappingInput = { fields: { conversionDatetime: 'Stamp' } };
 
-  it('names the record after the zone when it has the offset, else after the offset, with a warning', () => {
+  it('names the record after the configured zone, with or without its offset, warning once on a contradiction', () => {
     const { check, warnings } = setup(mapping, { timezone: 'Europe/Berlin' });
     expect(check({ ...base, Stamp: '2024-07-01 14:00:00 +0200' })).toMatchObject({
       ok: true,
@@ -148,9 +177,67 @@ describe('written offsets against the configured zone', () => {
     expect(warnings()).toEqual([]);
     expect(check({ ...base, Stamp: '2024-07-01 14:00:00 -0700' })).toMatchObject({
       ok: true,
-      record: { conversionDatetime: '2024-07-01T21:00:00.000Z', conversionTimezone: 'Etc/GMT+7' },
+      record: { conversionDatetime: '2024-07-01T21:00:00.000Z', conversionTimezone: 'Europe/Berlin' },
     });
-    expect(warnings()).toHaveLength(1);
+    expect(warnings()).toEqual([expect.stringContaining('1 row carry an offset')]);
+  });
+
+  it('names the record after the offset only when no region/city zone is known', () => {
+    const { check, warnings } = setup(mapping);
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00 -0700' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T21:00:00.000Z', conversionTimezone: 'UTC' },
+    });
+    expect(warnings()).toEqual([]);
+  });
+
+  it('a Google Ads file zone names a row written with another offset (issue 21: +0100 was sent as Etc/GMT-1)', () => {
+    const { check, warnings } = setup(mapping, {}, { timezone: 'America/Chicago' });
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00 +0100' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T13:00:00.000Z', conversionTimezone: 'America/Chicago' },
+    });
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T19:00:00.000Z', conversionTimezone: 'America/Chicago' },
+    });
+    expect(warnings()).toEqual([expect.stringContaining('America/Chicago does not have')]);
+  });
+
+  it('a Microsoft -0500 file zone is read as the offset and named after the configured zone (was Etc/GMT+5)', () => {
+    const { check, warnings } = setup(mapping, { timezone: 'America/New_York' }, { timezone: '-0500' });
+    // Winter: New York is -05:00, no contradiction.
+    expect(check({ ...base, Stamp: '2024-01-10 09:00:00' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-01-10T14:00:00.000Z', conversionTimezone: 'America/New_York' },
+    });
+    expect(warnings()).toEqual([]);
+    // Summer: the instant stays the offset's (as Microsoft reads it); counted once per file.
+    for (const day of ['01', '02']) {
+      expect(check({ ...base, Stamp: `2024-07-${day} 09:00:00` })).toMatchObject({
+        ok: true,
+        record: {
+          conversionDatetime: `2024-07-${day}T14:00:00.000Z`,
+          conversionTimezone: 'America/New_York',
+        },
+      });
+    }
+    expect(warnings()).toEqual([expect.stringMatching(/2 rows carry .*America\/New_York/)]);
+  });
+
+  it('a row zone column holding an offset is named after the configured zone', () => {
+    const { check } = setup(
+      { fields: { conversionDatetime: 'Stamp', conversionTimezone: 'TimeZone' } },
+      { timezone: 'Europe/Berlin' },
+    );
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00', TimeZone: '+0200' })).toMatchObject({
+      ok: true,
+      record: { conversionDatetime: '2024-07-01T12:00:00.000Z', conversionTimezone: 'Europe/Berlin' },
+    });
+    expect(check({ ...base, Stamp: '2024-07-01 14:00:00', TimeZone: 'UTC' })).toMatchObject({
+      ok: true,
+      record: { conversionTimezone: 'UTC' },
+    });
   });
 
   it('does not count Z or an epoch as a contradiction', () => {

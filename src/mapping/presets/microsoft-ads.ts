@@ -35,8 +35,9 @@ export const microsoftAds: Preset = {
     'Hashed Email Address / Hashed Phone Number columns are SHA-256 hashes and are not sent.',
     'Link records by adding a column to your copy: `mapping.fields.serviceId: <column>` (CRM visitor id) or ' +
       '`mapping.fields.conversionEmail: <column>`.',
-    'The zone is the fixed GMT offset of the `Parameters:TimeZone=` row (sent as `Etc/GMT+5` for `-0500`). It does ' +
-      'not follow daylight saving, exactly as Microsoft applies it.',
+    'Times are read at the fixed GMT offset of the `Parameters:TimeZone=` row, which does not follow daylight ' +
+      "saving, exactly as Microsoft applies it. Set `timezone` (America/New_York) to send that zone's name; " +
+      "without it records carry the offset's zone (`Etc/GMT+5` for `-0500`).",
     'The template has no order id, so re-imports cannot be recognised as duplicates by the CRM.',
   ],
 };

@@ -51,6 +51,10 @@ export const paypal: Preset = {
     'Gross (or Amount) less the refunds that name them in Reference Txn ID',
   seen: 'real',
   format: 'csv',
+  // PayPal writes the account's North American or European abbreviations: its PST is Pacific (UTC-8).
+  abbreviations: { reading: 'north-america-europe', writer: 'PayPal' },
+  // US downloads write MM/dd/yyyy, UK and Australian ones dd/MM/yyyy, under the same English headers.
+  dateOrder: 'per-file',
   detect: {
     all: ['Date', 'Time', 'TimeZone', 'Currency'],
     any: [
@@ -103,9 +107,11 @@ export const paypal: Preset = {
       'A payment you sent (a negative Express Checkout or Website Payment) is skipped the same way.',
     'The short "balance affecting" layout (`Amount`, no Transaction ID or e-mail) cannot be attributed: a run ' +
       'stops at once unless you map `mapping.fields.serviceId` or a lookup; rows then sum by Receipt ID.',
-    'Dates are read month first (MM/dd/yyyy, as US downloads write them). A download written day first ' +
-      '(dd/MM/yyyy) needs `mapping.fields.conversionDatetime: { columns: [Date, Time, TimeZone], format: ' +
-      '"dd/MM/yyyy HH:mm:ss" }`. Set `timezone` to the account\'s zone so PST/PDT rows carry its name.',
+    'US downloads write dates month first (MM/dd/yyyy), UK and Australian ones day first (dd/MM/yyyy): each ' +
+      'file is read the way its rows allow (25/03 only day first); when no row tells, the run stops and asks for ' +
+      '`mapping.fields.conversionDatetime: { columns: [Date, Time, TimeZone], format: "dd/MM/yyyy HH:mm:ss" }` ' +
+      '(or "MM/dd/yyyy HH:mm:ss"). PST, CST, EST, BST, IST are read as PayPal writes them, in North America or ' +
+      "Europe (PST = UTC-8; the run says so once); set `timezone` to the account's zone so rows carry its name.",
   ],
 };
 

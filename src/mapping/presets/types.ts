@@ -1,5 +1,6 @@
 // A built-in mapping preset: the mapping base for one platform's export, plus what identifies it.
 import type { MappingInput } from '../../config/schema.js';
+import type { AbbreviationReading } from '../../record/zone-abbreviations.js';
 
 export interface Preset {
   /** Name used in `mapping.preset` and `revimport presets <name>`, e.g. `google-ads`. */
@@ -30,6 +31,20 @@ export interface Preset {
    * other export with the same header (Shopify abandoned checkouts for orders). The file is then refused.
    */
   refuse?: (cell: (column: string) => string | undefined) => string | undefined;
+  /**
+   * What the zone abbreviations the platform writes mean when no configured zone decides: PayPal writes an
+   * account's North American or European ones, so its PST is Pacific (UTC-8), not Philippine. `writer`
+   * names the platform in the run's note ("PST read as Pacific Standard Time ..., as PayPal writes it").
+   * A configured `timezone` still decides first; `mapping.zoneAbbreviations` overrides the reading.
+   */
+  abbreviations?: { reading: AbbreviationReading; writer: string };
+  /**
+   * `per-file`: the platform writes dates in the account's locale order (PayPal: `03/05/2024` is March 5 from
+   * a US account, 3 May from a UK one), so the day/month order of the preset's slash formats is decided per
+   * file from all its rows (src/pipeline/date-order.ts). Unset: the formats are the platform's documented
+   * ones (Google Ads and Microsoft Ads read `MM/dd/yyyy` month first whoever writes it).
+   */
+  dateOrder?: 'per-file';
   /** What `init` tells the user is still missing or how records are linked (e.g. "no visitor id: linked by e-mail"). */
   notes: string[];
 }
