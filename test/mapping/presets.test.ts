@@ -38,6 +38,7 @@ const csvFixtures = [
   { preset: 'etsy', file: 'EtsySoldOrders.csv', headerLine: 1, delimiter: ',' },
   { preset: 'lemonsqueezy', file: 'orders.csv', headerLine: 1, delimiter: ',' },
   { preset: 'gumroad', file: 'Sales.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'ebay', file: 'SalesHistory.csv', headerLine: 2, delimiter: ',' },
 ] as const;
 const jsonFixtures = [
   { preset: 'meta-capi', file: 'events.jsonl' },
