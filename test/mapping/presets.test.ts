@@ -94,6 +94,17 @@ describe('detectPreset', () => {
     expect(result.candidates.map((p) => p.name)).toEqual([fixture.preset]);
   });
 
+  it('detects a Lemon Squeezy orders download that has no status column (issue 21)', () => {
+    // The real one was refused as "nearly: lemonsqueezy (no status)"; fixtures/presets/lemonsqueezy/README.md.
+    const header = readText(join(fixturesDir, 'lemonsqueezy/layouts/orders-no-status.csv')).split('\n')[0]!;
+    const result = detectPreset(header.split(','));
+    expect(result.match?.name).toBe('lemonsqueezy');
+    expect(presetNamed('lemonsqueezy').mapping.fields?.conversionValue).toMatchObject({
+      column: 'total',
+      unit: 'minor',
+    });
+  });
+
   it('matches names case- and space-insensitively', () => {
     const header = ['GOOGLE CLICK ID', 'conversion name', 'ConversionTime', 'Conversion  Value'];
     expect(detectPreset(header).match?.name).toBe('google-ads');
