@@ -1,12 +1,15 @@
 // CSV rows of one file: finds the header below any preamble (reading `Parameters:` rows on the way),
-// then yields data rows, dropping blank rows and report footers (`Total: ...`, `--` rows).
+// then yields data rows, dropping blank and `--` rows and marking report footers (`Total: ...`, trailers).
 
 import { ColumnMismatchError, ConfigError } from '../errors.js';
 import { CsvTokenizer, type CsvTokenSink } from './csv-tokenizer.js';
-import type { HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from './types.js';
+import type { CsvRow, HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from './types.js';
 
 /** Rows searched for the header before giving up. */
 export const MAX_PREAMBLE_ROWS = 100;
+
+/** Footer-shaped rows held back until the end of the file: more of them in a row are data (a narrow file). */
+const MAX_TRAILER_ROWS = 20;
 
 export interface CsvReadOptions {
   /** One ASCII character, already resolved (given or sniffed). */
@@ -62,6 +65,8 @@ class CsvRowCollector implements CsvTokenSink {
   private firstNonBlank: string[] | undefined;
   /** A non-blank or malformed row above the header: the file is not empty. */
   private textBeforeHeader = false;
+  /** Rows shaped like a footer, held until a data row (they were data) or the end (they are footers). */
+  private held: CsvRow[] = [];
 
   constructor(
     source: SourceInfo,
@@ -92,7 +97,7 @@ class CsvRowCollector implements CsvTokenSink {
 
   onRecord(cells: string[], line: number): void {
     if (this.headerFound) {
-      if (!isNonDataRow(cells)) this.rows.push({ kind: 'csv', source: this.source, line, cells });
+      this.onDataRecord(cells, line);
       return;
     }
     this.rowsBeforeHeader++;
@@ -119,8 +124,33 @@ class CsvRowCollector implements CsvTokenSink {
       throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
   }
 
+  private onDataRecord(cells: string[], line: number): void {
+    const row: CsvRow = { kind: 'csv', source: this.source, line, cells };
+    if (isNonDataRow(cells)) {
+      // A `Total` row is a footer wherever it is; blank and `--` rows are nothing.
+      if (isLabelFooter(cells)) this.held.push({ ...row, footer: 'label' });
+      return;
+    }
+    if (this.held.length < MAX_TRAILER_ROWS && isTrailerShaped(cells, this.source.header?.length ?? 0)) {
+      this.held.push({ ...row, footer: 'trailer' });
+      return;
+    }
+    this.release(false);
+    this.rows.push(row);
+  }
+
+  /** Held rows in file order: footers at the end of the file, else the trailer-shaped ones were data. */
+  private release(atEnd: boolean): void {
+    for (const row of this.held) {
+      if (!atEnd && row.footer === 'trailer') delete row.footer;
+      this.rows.push(row);
+    }
+    this.held = [];
+  }
+
   onMalformed(line: number, reason: string, message: string, raw: string): void {
     if (this.headerFound) {
+      this.release(false);
       this.rows.push({ kind: 'malformed', source: this.source, line, reason, message, raw });
       return;
     }
@@ -135,6 +165,7 @@ class CsvRowCollector implements CsvTokenSink {
    * conversions, not an error (issue 13). Text of which no row is the header is an error.
    */
   finish(): void {
+    this.release(true);
     if (this.headerFound || !this.textBeforeHeader) return;
     throw this.noHeaderError(`in its ${this.rowsBeforeHeader} rows`);
   }
@@ -221,6 +252,39 @@ export function isNonDataRow(cells: string[]): boolean {
     return false;
   }
   return true;
+}
+
+/** A `Total`/`Totals`/`Grand total` row (isNonDataRow holds): a footer, not a blank or `--` row. */
+function isLabelFooter(cells: string[]): boolean {
+  for (const cell of cells) {
+    const text = cell.trim();
+    if (text !== '') return TOTAL_RE.test(text);
+  }
+  return false;
+}
+
+const COUNT_RE = /^\d+$/;
+const LETTER_RE = /\p{L}/u;
+
+/**
+ * A footer's shape (issue 21), in under half the header's cells: one label alone (`Seller ID: ...`,
+ * `83 record(s) downloaded`), or a count with a label right after it (eBay's `4, record(s) downloaded,from
+ * ,Jan-18-16,...`). Only rows after the last data row are footers; the checker also makes sure that no
+ * cell of one fits a conversion's value, datetime, e-mail or visitor id.
+ */
+export function isTrailerShaped(cells: readonly string[], width: number): boolean {
+  const filled: number[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    // Most cells start with a visible character: trim only the others (rows are many, wide and checked each).
+    if (cell.length === 0 || (cell.charCodeAt(0) <= 0x20 && cell.trim() === '')) continue;
+    filled.push(i);
+    if (filled.length * 2 >= width) return false;
+  }
+  if (filled.length === 0) return false;
+  const first = cells[filled[0]!]!.trim();
+  if (filled.length === 1) return LETTER_RE.test(first);
+  return COUNT_RE.test(first) && filled[1] === filled[0]! + 1 && LETTER_RE.test(cells[filled[1]!]!);
 }
 
 function onlyDashesFrom(cells: string[], from: number): boolean {

@@ -27,6 +27,13 @@ export interface CsvRow extends RowBase {
   kind: 'csv';
   /** Cells in header order (untrimmed as parsed); missing trailing cells are absent. */
   cells: string[];
+  /**
+   * A report footer, not data (issue 21): `label` for a `Total`/`Totals`/`Grand total` row anywhere;
+   * `trailer` for a row after the last data row that has a footer's shape (few cells, led by a count or a
+   * label: eBay's `4,record(s) downloaded` and `Seller ID: ...`). The checker skips both, reason `footer`;
+   * a `trailer` whose mapped value and datetime read as a conversion is data after all.
+   */
+  footer?: 'label' | 'trailer';
 }
 
 export interface JsonRow extends RowBase {

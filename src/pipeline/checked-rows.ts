@@ -179,6 +179,24 @@ function unmappedRequired(mapping: WrittenMapping | undefined): string[] {
   return (['conversionValue', 'conversionDatetime'] as const).filter((f) => fields[f] === undefined);
 }
 
+/**
+ * A `Total` row is a footer; a row after the data shaped like one (eBay's `4,record(s) downloaded`) is
+ * when nothing in it fits a conversion: no amount in the value column, no datetime, no e-mail, no visitor
+ * id (its count may sit in the id column, a time in the e-mail column). Otherwise it is data.
+ */
+function isFooter(footer: 'label' | 'trailer', candidate: Candidate): boolean {
+  if (footer === 'label') return true;
+  const { conversionValue: value, conversionEmail: email } = candidate;
+  const fitsValue = typeof value === 'number' || (typeof value === 'string' && /\d/.test(value));
+  const fitsEmail = typeof email === 'string' && email.includes('@');
+  return (
+    !fitsValue &&
+    !fitsEmail &&
+    candidate.conversionDatetime === undefined &&
+    candidate.serviceId === undefined
+  );
+}
+
 /** A row that is not revenue, on purpose: a skip or keep rule, refunded in full, the transform's null. */
 export interface SkippedRow {
   skipped: string;
@@ -262,6 +280,9 @@ export function createRowChecker(options: CheckOptions): RowChecker {
       const key = row.cells[bound.foldIndex]?.trim();
       if (key && key === state.lastFoldKey) return 'folded';
       state.lastFoldKey = key;
+    }
+    if (row.kind === 'csv' && row.footer !== undefined && isFooter(row.footer, validator.candidate(row))) {
+      return { skipped: 'footer', row };
     }
     const ruled = bound.skipReason?.(row);
     if (ruled !== undefined) return { skipped: ruled, row };

@@ -87,7 +87,8 @@ export async function openLookup(
   });
   try {
     for await (const row of rows) {
-      if (row.kind === 'malformed') continue;
+      // A `Total` row is no key; a trailer-shaped row may be one (no mapping tells it apart here).
+      if (row.kind === 'malformed' || (row.kind === 'csv' && row.footer === 'label')) continue;
       getters ??= gettersFor(row, [...match, ...columns]);
       const cells = getters.map((get) => get(row));
       table.rows++;

@@ -268,15 +268,12 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       const cells = c[deductionCells];
       let deducted = { refunded: 0, unpaid: 0 };
       if (cells && value !== undefined && currency !== undefined) {
-        let refunded = netRefunds ? amountOf(bound.refunded, cells.refunded, currency) : 0;
-        // A `remaining` cell is what is left after refunds: the refund is the value less it (none when 0).
-        if (bound.refunded?.remaining && typeof refunded === 'number' && refunded > 0) {
-          refunded = Math.max(
-            0,
-            fromMinorUnits(toMinorUnits(value, currency) - toMinorUnits(refunded, currency), currency),
-          );
-        }
-        const unpaid = amountOf(bound.unpaid, cells.unpaid, currency);
+        const refundCell = netRefunds ? amountOf(bound.refunded, cells.refunded, currency) : 0;
+        const refunded =
+          typeof refundCell === 'number' ? refundOf(refundCell, bound.refunded, value, currency) : refundCell;
+        const unpaidCell = amountOf(bound.unpaid, cells.unpaid, currency);
+        // Issue 21: a negative Outstanding Balance (overpaid, Shopify Markets rounding) is nothing uncaptured.
+        const unpaid = typeof unpaidCell === 'number' ? Math.max(0, unpaidCell) : unpaidCell;
         for (const [deduction, amount] of [
           [bound.refunded, refunded],
           [bound.unpaid, unpaid],
@@ -504,7 +501,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
 
 type DeductionAmount = number | { value: unknown; reason: string; message: string };
 
-/** A deduction cell as an amount in the record's currency: empty is 0; unreadable is an issue. */
+/** A deduction cell as a signed amount in the record's currency: empty is 0; unreadable is an issue. */
 function amountOf(deduction: BoundDeduction | undefined, raw: unknown, currency: string): DeductionAmount {
   if (deduction === undefined) return 0;
   if (typeof raw === 'string') raw = raw.trim();
@@ -514,12 +511,29 @@ function amountOf(deduction: BoundDeduction | undefined, raw: unknown, currency:
   }
   const amount = parseAmount(raw, { decimal: deduction.decimal });
   if (!amount.ok) return { value: raw, reason: amount.reason, message: amount.message };
-  const scaled = Math.abs(amount.value) * (deduction.scale ?? 1);
+  const scaled = amount.value * (deduction.scale ?? 1);
   const value = deduction.unit === 'minor' ? fromMinorUnits(scaled, currency) : scaled;
   if (!isExactAmount(value, currency)) {
     return { value: raw, reason: 'amount too large', message: tooLarge(raw, currency) };
   }
   return value;
+}
+
+/**
+ * What a refund cell takes off the value, between 0 and the value: a deduction never adds to the value nor
+ * flips its sign (issue 21), so a negative refund is none. A `remaining` cell is what is left after refunds:
+ * the refund is the value less it (none when 0, as Etsy writes for an order never adjusted).
+ */
+function refundOf(
+  cell: number,
+  deduction: BoundDeduction | undefined,
+  value: number,
+  currency: string,
+): number {
+  if (!deduction?.remaining) return Math.max(0, cell);
+  if (cell === 0) return 0;
+  const refund = toMinorUnits(value, currency) - toMinorUnits(Math.max(0, cell), currency);
+  return fromMinorUnits(Math.min(Math.max(0, refund), toMinorUnits(value, currency)), currency);
 }
 
 /** Issues name the deduction's source column. */

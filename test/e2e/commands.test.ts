@@ -42,7 +42,7 @@ describe('revimport init', () => {
     .map((d) => d.name);
 
   // Presets whose export has no currency column, and the currency their fixture's shop uses.
-  const currencyless: Record<string, string> = { woocommerce: 'USD', hubspot: 'GBP' };
+  const currencyless: Record<string, string> = { woocommerce: 'USD', hubspot: 'GBP', ebay: 'USD' };
   // Presets whose export has nothing to attribute a conversion by (meta-capi: only a hashed e-mail;
   // ga4: user_pseudo_id is GA's id, not the CRM's; the others: no e-mail or visitor id at all): their
   // fixtures supply it in the config.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNonDataRow, parseParameters } from '../../src/input/csv.js';
+import { isNonDataRow, isTrailerShaped, parseParameters } from '../../src/input/csv.js';
 
 describe('isNonDataRow', () => {
   it.each([
@@ -51,5 +51,41 @@ describe('parseParameters', () => {
     ['Parameters:junk;=x;k=', { k: '' }],
   ])('%s', (text, expected) => {
     expect(parseParameters(text)).toEqual(expected);
+  });
+});
+
+// Issue 21: a footer is told by its shape, not only by the word Total.
+describe('isTrailerShaped', () => {
+  const wide = 40;
+  const ebayCount = [
+    '4',
+    ' record(s) downloaded',
+    'from ',
+    'Jan-18-16',
+    '16:41:35',
+    ' to ',
+    'Jan-18-16',
+    '21:54:24',
+  ];
+  it.each([
+    [ebayCount, wide, true],
+    [['12', 'record(s) downloaded', 'from Sep-01-26 to Sep-30-26'], wide, true],
+    [['Seller ID: shop_sample'], wide, true],
+    [['', '', '83 record(s) downloaded'], wide, true],
+    // Led by neither a count nor a label: an order id (#1001), an amount, a date.
+    [['#1001', 'ann@example.com'], wide, false],
+    [['12.50', 'x'], wide, false],
+    [['2024-05-01'], wide, false],
+    // A sparse row of a wide export (HubSpot): an id, then a date, not a label right after the count.
+    [['9051', '', '2023-01-05 09:12', 'Sales Desk'], wide, false],
+    [['Report', 'generated', 'today'], wide, false],
+    // Half the header or more: data.
+    [ebayCount, 16, false],
+    [['a', 'b'], 2, false],
+    [['x'], 2, false],
+    [['4', 'x'], 5, true],
+    [[], wide, false],
+  ])('%j in a header of %i → %s', (cells, width, expected) => {
+    expect(isTrailerShaped(cells, width)).toBe(expected);
   });
 });

@@ -77,8 +77,35 @@ describe('readRows on CSV', () => {
     expect(strip(rows)).toEqual([
       { kind: 'csv', line: 4, cells: ['Brand, EU 😀', '2024-03-01', '1,249.00', 'EUR'] },
       { kind: 'csv', line: 5, cells: ['Été', '2024-03-02', '--', 'EUR'] },
+      // Footers are rows marked as such: the checker counts them skipped (issue 21), never as data.
+      { kind: 'csv', line: 6, cells: ['Total: Account', '--', '1,249.00', '--'], footer: 'label' },
+      { kind: 'csv', line: 7, cells: ['Total: Filtered campaigns', '--', '1,249.00', '--'], footer: 'label' },
     ]);
     expect(rows[0]!.source).toMatchObject({ encoding: 'utf-16le', delimiter: '\t', headerLine: 3 });
+  });
+
+  it('marks an eBay-like trailer after the data as footer rows; the same shape between data rows is data', async () => {
+    const header =
+      'Sales Record Number,User Id,Buyer Email,Item Title,Quantity,Total Price,Paid on Date,Notes';
+    const text = [
+      '',
+      header,
+      '101,buyer_a,a@example.com,Mug,1,$12.50,May-01-24,',
+      '7,note only,,,,,,', // footer-shaped but data follows: data
+      '102,buyer_b,b@example.com,Cup,2,$8.00,May-02-24,',
+      '',
+      '2,record(s) downloaded,,,,,,',
+      'Seller ID: shop_sample',
+    ].join('\n');
+    const rows = await collect(readRows(tempFile('SalesHistory.csv', text)));
+    expect(strip(rows).map((r) => [r.line, r.footer])).toEqual([
+      [3, undefined],
+      [4, undefined],
+      [5, undefined],
+      [7, 'trailer'],
+      [8, 'trailer'],
+    ]);
+    expect(rows[0]!.source.headerLine).toBe(2);
   });
 
   it.each([

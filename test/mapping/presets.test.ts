@@ -39,6 +39,7 @@ const csvFixtures = [
   { preset: 'etsy', file: 'EtsySoldOrders.csv', headerLine: 1, delimiter: ',' },
   { preset: 'lemonsqueezy', file: 'orders.csv', headerLine: 1, delimiter: ',' },
   { preset: 'gumroad', file: 'Sales.csv', headerLine: 1, delimiter: ',' },
+  { preset: 'ebay', file: 'SalesHistory.csv', headerLine: 2, delimiter: ',' },
 ] as const;
 const jsonFixtures = [
   { preset: 'meta-capi', file: 'events.jsonl' },
@@ -92,6 +93,17 @@ describe('detectPreset', () => {
     const result = detectPreset(readHeader(fixture));
     expect(result.match?.name).toBe(fixture.preset);
     expect(result.candidates.map((p) => p.name)).toEqual([fixture.preset]);
+  });
+
+  it('detects a Lemon Squeezy orders download that has no status column (issue 21)', () => {
+    // The real one was refused as "nearly: lemonsqueezy (no status)"; fixtures/presets/lemonsqueezy/README.md.
+    const header = readText(join(fixturesDir, 'lemonsqueezy/layouts/orders-no-status.csv')).split('\n')[0]!;
+    const result = detectPreset(header.split(','));
+    expect(result.match?.name).toBe('lemonsqueezy');
+    expect(presetNamed('lemonsqueezy').mapping.fields?.conversionValue).toMatchObject({
+      column: 'total',
+      unit: 'minor',
+    });
   });
 
   it('matches names case- and space-insensitively', () => {

@@ -152,3 +152,46 @@ describe('a value nested 5,000 levels deep', () => {
     expect(issues[0]!.value.length).toBeLessThan(210);
   });
 });
+
+// Issue 21 item 2: a deduction never adds to the value nor flips its sign. Shopify writes a negative
+// Outstanding Balance for an overpaid order (and -0.01 for Markets rounding): nothing is uncaptured.
+describe('a deduction below zero takes nothing off, and never adds', () => {
+  const deductions = (mapping: MappingInput) => validator({ ...mapping, fields: { serviceId: 'Visitor' } });
+  const sent = (result: ValidateResult) => {
+    if (!result.ok) throw new Error(`expected a record, got ${JSON.stringify(result)}`);
+    return result.record.conversionValue;
+  };
+  it.each([
+    ['unpaid -10.66 (overpaid)', { unpaid: 'Refunded' }, '498.29', '-10.66', 498.29],
+    ['unpaid -0.01 (rounding)', { unpaid: 'Refunded' }, '498.29', '-0.01', 498.29],
+    ['unpaid 10.66 still comes off', { unpaid: 'Refunded' }, '498.29', '10.66', 487.63],
+    ['refunded -5.00', { refunded: 'Refunded' }, '40.00', '-5.00', 40],
+    ['refunded 5.00 still comes off', { refunded: 'Refunded' }, '40.00', '5.00', 35],
+    [
+      'refunded -500 cents',
+      { refunded: { column: 'Refunded', unit: 'minor' as const } },
+      '40.00',
+      '-500',
+      40,
+    ],
+    [
+      'remaining above the value',
+      { refunded: { column: 'Refunded', remaining: true } },
+      '40.00',
+      '45.00',
+      40,
+    ],
+    ['remaining 0 (never adjusted)', { refunded: { column: 'Refunded', remaining: true } }, '40.00', '0', 40],
+    ['remaining 30.00 of 40.00', { refunded: { column: 'Refunded', remaining: true } }, '40.00', '30.00', 30],
+  ])('%s', (_, mapping, value, cell, expected) => {
+    expect(sent(deductions(mapping)({ ...good, Value: value, Refunded: cell }))).toBe(expected);
+  });
+
+  it('a negative remaining amount leaves nothing: refunded in full, not its sign flipped', () => {
+    const check = deductions({ refunded: { column: 'Refunded', remaining: true } });
+    expect(check({ ...good, Value: '40.00', Refunded: '-5.00' })).toEqual({
+      ok: false,
+      skipped: 'refunded in full',
+    });
+  });
+});

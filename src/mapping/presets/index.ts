@@ -3,6 +3,7 @@ import { didYouMean, suggestKeys } from '../../similar.js';
 import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
 import { awin } from './awin.js';
+import { ebay } from './ebay.js';
 import { etsy } from './etsy.js';
 import { ga4 } from './ga4.js';
 import { googleAds } from './google-ads.js';
@@ -46,6 +47,7 @@ export const presets: readonly Preset[] = [
   awin,
   woocommerce,
   etsy,
+  ebay,
   lemonsqueezy,
   gumroad,
 ];
