@@ -14,7 +14,6 @@ import {
   detectPreset,
   findPreset,
   nearMisses,
-  presets,
   unknownPreset,
 } from '../mapping/presets/index.js';
 import type { Preset } from '../mapping/presets/types.js';
