@@ -427,7 +427,8 @@ async function sampleRows(
 
 /** The sample as columns: CSV by header position, JSON lines by dotted path to each scalar. */
 export function columnSamples(rows: readonly SourceRow[]): ColumnSample[] {
-  const data = rows.filter((r) => r.kind !== 'malformed');
+  // A report footer (`Totals`, eBay's `4,record(s) downloaded`) is no sample of a column's cells.
+  const data = rows.filter((r) => r.kind !== 'malformed' && !(r.kind === 'csv' && r.footer));
   const names: string[] = [];
   const seen = new Set<string>();
   const add = (name: string) => {
