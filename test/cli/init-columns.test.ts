@@ -21,7 +21,13 @@ describe('columnSamples', () => {
   // Issue 21: a footer the reader marks (`Totals`, eBay's `4,record(s) downloaded`) is not a cell of the
   // columns init scores: its label in the id column would make the ids look less unique, and so on.
   it('leaves out the rows the reader marked as footers', () => {
-    const rows = csvRows(['id', 'total'], [['A-1', '9.50'], ['Totals', '9.50']]);
+    const rows = csvRows(
+      ['id', 'total'],
+      [
+        ['A-1', '9.50'],
+        ['Totals', '9.50'],
+      ],
+    );
     (rows[1] as SourceRow & { kind: 'csv' }).footer = 'label';
     expect(columnSamples(rows)).toEqual([
       { name: 'id', cells: ['A-1'] },
