@@ -274,16 +274,34 @@ describe('Running from cron: the entry command, as cron hands it to sh', () => {
     expect(run.ledger).toBe(path.join(base, 'srv/revimport/revimport-ledger.db'));
     expect(first.code).toBe(1);
     expect(receiver.requests.at(-1)?.headers['x-api-key']).toBe(key);
+    // One file per day ({date} in the entry), named by the local date.
     const rejects = readdirSync(path.join(base, 'srv/revimport')).filter((f) => /^rejects-.*\.csv$/.test(f));
-    expect(rejects).toHaveLength(1);
+    expect(rejects).toEqual([`rejects-${localDate()}.csv`]);
+    const rejectsFile = path.join(base, 'srv/revimport', rejects[0] ?? '');
+    const firstRejects = readFileSync(rejectsFile, 'utf8');
     expect(readFileSync(path.join(base, 'var/log/revimport.err'), 'utf8')).not.toContain(key);
 
     const accepted = receiver.accepted.length;
     const second = await sh(command, env.HOME ?? base, env);
-    expect(second.code).toBe(1);
+    // The same export an hour later: its invalid rows were reported, so nothing new, exit 0, and the day's
+    // rejects file keeps the first run's rows without a second copy of them (issue 20).
+    expect(second.code).toBe(0);
     const lines = readFileSync(log, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ sent: 0, alreadySent: 5 });
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({
+      exitCode: 0,
+      sent: 0,
+      alreadySent: 5,
+      knownInvalid: 5,
+    });
     expect(receiver.accepted).toHaveLength(accepted);
+    expect(readFileSync(rejectsFile, 'utf8')).toBe(firstRejects);
   });
 });
+
+/** Today's local date, YYYY-MM-DD: what `{date}` in a rejects path becomes. */
+function localDate(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
