@@ -121,3 +121,33 @@ describe('a download whose dates never tell day from month', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 });
+
+// The class beyond PayPal: Etsy (and WooCommerce, Salesforce) write slash dates in the shop's or user's
+// locale order, so their presets decide it per file too.
+describe('an Etsy Sold Orders CSV from a UK shop (dd/MM/yy)', () => {
+  it('reads every Sale Date day first, the 03/08/22 and 05/08/22 ones too', async () => {
+    const work = tempDir();
+    const file = path.join(dir, 'etsy-uk-day-first/EtsySoldOrders2022.csv');
+    // Etsy's export has no e-mail column: a constant visitor id stands in, as a lookup would.
+    const config = path.join(work, 'revimport.config.json');
+    const mapping = { preset: 'etsy', fields: { serviceId: { value: 'v-1' } } };
+    writeFileSync(config, JSON.stringify({ timezone: 'Europe/London', mapping }));
+    const emit = path.join(work, 'records.jsonl');
+    const result = await runCli(['push', file, '-c', config, '--check', '--json', '--emit', emit], {
+      cwd: work,
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: 4, invalid: 0 });
+    const days = readFileSync(emit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).record.conversionDatetime);
+    // Midnight in London (BST, UTC+1) of 16 Jul, 3 Aug, 5 Aug and 20 Aug 2022.
+    expect(days).toEqual([
+      '2022-07-15T23:00:00.000Z',
+      '2022-08-02T23:00:00.000Z',
+      '2022-08-04T23:00:00.000Z',
+      '2022-08-19T23:00:00.000Z',
+    ]);
+  });
+});

@@ -13,6 +13,8 @@ export const etsy: Preset = {
     "every order: Order Total (under refunds: net, the Adjusted Order Total when it is not 0), in the shop's currency",
   seen: 'real',
   format: 'csv',
+  // Etsy writes Sale Date in the shop's locale order: MM/dd/yy from a US shop, dd/MM/yy from a UK one.
+  dateOrder: 'per-file',
   // Sold Orders only: the Sold Order Items download (one row per item, no order total) has Sale Date and
   // Order ID but none of the order-level money columns, and is not detected.
   detect: {

@@ -12,6 +12,8 @@ export const salesforceReport: Preset = {
     'opportunities at Probability (%) 100 (closed won) with an Amount: Amount in Amount Currency, dated Close Date',
   seen: 'real',
   format: 'csv',
+  // A report is written in the running user's locale: en_US M/d/yyyy, en_GB d/M/yyyy.
+  dateOrder: 'per-file',
   detect: {
     all: ['Opportunity Name', 'Stage', 'Amount', 'Close Date', 'Probability (%)'],
     any: ['Opportunity ID', 'Amount Currency', 'Fiscal Period', 'Opportunity Owner'],

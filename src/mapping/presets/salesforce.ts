@@ -12,6 +12,8 @@ export const salesforce: Preset = {
     'won opportunities (IsWon 1/true, not deleted) with an Amount: Amount in CurrencyIsoCode, dated CloseDate',
   seen: 'real',
   format: 'csv',
+  // A Data Export writes ISO; a report re-saved in a locale writes M/d/yy or d/M/yy: decided per file.
+  dateOrder: 'per-file',
   detect: {
     all: ['Id', 'StageName', 'Amount', 'CloseDate', 'IsWon'],
     any: ['IsClosed', 'AccountId', 'CurrencyIsoCode', 'ForecastCategory'],

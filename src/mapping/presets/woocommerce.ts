@@ -13,6 +13,8 @@ export const woocommerce: Preset = {
     'orders completed or processing (wc- slugs and labels too): the order total, less Order Refund Amount where the layout has it',
   seen: 'real',
   format: 'csv',
+  // A store's own date setting (or a spreadsheet re-save) writes M/d/yyyy or d/M/yyyy: decided per file.
+  dateOrder: 'per-file',
   // The layouts share no column name, so each one's order-total column identifies it (any one of them).
   detect: {
     all: [],
