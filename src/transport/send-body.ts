@@ -200,8 +200,13 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
     firstFailureAt ??= now;
     if (now + wait > firstFailureAt + context.maxRetryTimeMs) {
       // Waiting would outlive the budget: give up on this body and everything after it (exit 4, resume later).
+      // This body says why it failed (a refused proxy, a 503); the ones after it were never tried to the end.
       context.spendBudget();
-      return context.settleUnsent(parts);
+      const seconds = Math.round((now - firstFailureAt) / 1000);
+      return outcomes.failed(
+        parts,
+        `gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} in ${seconds} s, the retry time budget (--max-retry-time): ${reason!}`,
+      );
     }
     stats.retries += 1;
     const retryAfterMs = afterMs === undefined ? undefined : Math.min(afterMs, context.maxRetryAfterMs);

@@ -40,7 +40,7 @@ describe('a refused proxy', () => {
     return receiver.url.replace('127.0.0.1', 'crm.test');
   }
 
-  function push(target: string, proxyUrl: string) {
+  function push(target: string, proxyUrl: string, limit: string[] = ['--retries', '1']) {
     const cleared = Object.fromEntries(proxyVariables.map((name) => [name, undefined]));
     const env = {
       ...cleared,
@@ -50,7 +50,7 @@ describe('a refused proxy', () => {
       REVIMPORT_STATE: path.join(work, 'ledger.db'),
     };
     const input = writeExport(work, 'a.csv', { to: 3 });
-    return runCli(['push', input, '-c', config, '--retries', '1', '--proxy', proxyUrl], { env });
+    return runCli(['push', input, '-c', config, ...limit, '--proxy', proxyUrl], { env });
   }
 
   it('where nothing listens: the proxy is named (login masked) and the CRM was not reached; kept for the next run', async () => {
@@ -63,6 +63,26 @@ describe('a refused proxy', () => {
       `gave up after 2 attempts: the proxy http://***:***@127.0.0.1:${closed.port} refused the connection: nothing listens at its address and port (ECONNREFUSED); the CRM was not reached; kept for the next run`,
     );
     expect(result.stdout).not.toContain('nothing listens at that address');
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/s3cret|ops:/);
+    expect(receiver!.connections).toBe(0);
+  });
+
+  // Without --retries only the time budget ends the retries (the default): the failure still names the cause
+  // it last met, not only that the budget was spent.
+  it('where nothing listens, retried until the time budget: the batch names the proxy, not only the budget', async () => {
+    const target = await crm();
+    const closed = await startProxy();
+    await closed.close();
+    const result = await push(target, `http://ops:s3cret@127.0.0.1:${closed.port}`, [
+      '--max-retry-time',
+      '1',
+    ]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `gave up after \\d+ attempts in \\d+ s, the retry time budget \\(--max-retry-time\\): the proxy http://\\*\\*\\*:\\*\\*\\*@127\\.0\\.0\\.1:${closed.port} refused the connection`,
+      ),
+    );
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/s3cret|ops:/);
     expect(receiver!.connections).toBe(0);
   });
