@@ -439,7 +439,7 @@ export function createValidator(bound: BoundMapping, options: ValidateOptions): 
       }
       if (serviceId === undefined && email === undefined) {
         issues.push({
-          column: `${f.serviceId.column} / ${f.conversionEmail.column}`,
+          column: `${linkLabel(f.serviceId)} / ${linkLabel(f.conversionEmail)}`,
           value: '',
           reason: 'missing visitor id',
           message: 'a record needs a serviceId or a conversionEmail to link it to a visitor',
@@ -615,4 +615,12 @@ function emptyWhy(field: BoundField): string {
   return field.column === field.field
     ? 'the mapping gives no column for it'
     : `there is no column ${field.column} in this file`;
+}
+
+/**
+ * The link field as the missing-visitor-id issue names it: its column when the file has it, else the field name
+ * (a preset's optional column the file lacks, e.g. google-ads' Email in a click-id upload, is no column to look at).
+ */
+function linkLabel(bound: BoundField): string {
+  return bound.get === undefined && bound.constant === undefined ? bound.field : bound.column;
 }

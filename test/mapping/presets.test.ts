@@ -63,11 +63,16 @@ function readHeader(fixture: (typeof csvFixtures)[number]): string[] {
 function layoutHeaders(preset: string): string[] {
   const dir = join(fixturesDir, preset, 'layouts');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const first = readText(join(dir, name)).split(/\r?\n/)[0] ?? '';
-    const rows = parse(first, { delimiter: first.includes('\t') ? '\t' : ',' }) as string[][];
-    return (rows[0] ?? []).map((cell) => cell.trim());
-  });
+  const support = new Set(['revimport.config.json', 'README.md']);
+  return readdirSync(dir)
+    .filter((name) => !support.has(name))
+    .flatMap((name) => {
+      // The header is the first line that is no `Parameters:` row (Google's and Microsoft's upload templates).
+      const lines = readText(join(dir, name)).split(/\r?\n/);
+      const first = lines.find((line) => !/^parameters:/i.test(line)) ?? '';
+      const rows = parse(first, { delimiter: first.includes('\t') ? '\t' : ',' }) as string[][];
+      return (rows[0] ?? []).map((cell) => cell.trim());
+    });
 }
 
 function readFirstObject(fixture: (typeof jsonFixtures)[number]): Record<string, unknown> {
@@ -104,6 +109,18 @@ describe('detectPreset', () => {
       column: 'total',
       unit: 'minor',
     });
+  });
+
+  it('detects the enhanced-conversions-for-leads upload (Email, Phone Number, no click id) as google-ads', () => {
+    // Issue 21 item 3: a real upload file of this shape matched no preset; fixtures/presets/google-ads/README.md.
+    const line = readText(join(fixturesDir, 'google-ads/layouts/leads_calidad.csv')).split(/\r?\n/)[1]!;
+    const header = line.split(',');
+    expect(header).not.toContain('Google Click ID');
+    expect(detectPreset(header)).toEqual({
+      match: presetNamed('google-ads'),
+      candidates: [presetNamed('google-ads')],
+    });
+    expect(presetNamed('google-ads').mapping.fields?.conversionEmail).toBe('Email');
   });
 
   it('matches names case- and space-insensitively', () => {

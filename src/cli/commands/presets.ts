@@ -48,7 +48,7 @@ export async function presetsCommand(
     `format: ${preset.format}`,
     `revenue: ${preset.policy}`,
     preset.seen === 'real' ? 'tried on real exports (docs/formats.md)' : 'documented, no real sample seen',
-    `detected by columns: ${preset.detect.all.join(', ')}${preset.detect.any ? ` and one of ${preset.detect.any.join(', ')}` : ''}`,
+    `detected by columns: ${preset.detect.all.join(', ')}${preset.detect.any ? ` and one of ${preset.detect.any.join(', ')}` : ''}${preset.detect.fallback ? ` (or, ranked lower, ${preset.detect.fallback.join(', ')})` : ''}`,
     'mapping:',
     ...JSON.stringify(preset.mapping, null, 2)
       .split('\n')

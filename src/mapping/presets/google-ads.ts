@@ -25,13 +25,17 @@ export const googleAds: Preset = {
   description:
     'The "Conversions from clicks" template from Google Ads (Goals > Conversions > Uploads > View templates): ' +
     'instruction block, a Parameters:TimeZone= row, then Google Click ID (or GBRAID/WBRAID), Conversion Name, ' +
-    'Conversion Time, Conversion Value, Conversion Currency and optional Order ID.',
+    'Conversion Time, Conversion Value, Conversion Currency and optional Order ID; or the enhanced-conversions-for-' +
+    'leads variant with Email / Phone Number instead of a click id (seen in a real upload file).',
   policy: 'every row: Conversion Value in Conversion Currency, at Conversion Time in the Parameters zone',
-  seen: 'documented',
+  seen: 'real',
   format: 'csv',
   detect: {
     all: ['Conversion Name', 'Conversion Time', 'Conversion Value'],
     any: ['Google Click ID', 'GCLID', 'GBRAID', 'WBRAID'],
+    // Issue 21: a real upload file of the enhanced-conversions-for-leads template (Email, Phone Number, no click
+    // id) matched no preset. Ranked lower: a Microsoft upload with an Email column added stays microsoft-ads.
+    fallback: ['Email', 'Phone Number'],
   },
   mapping: {
     preset: 'google-ads',
@@ -41,10 +45,14 @@ export const googleAds: Preset = {
       conversionValue: { column: 'Conversion Value', decimal: '.' },
       conversionCurrency: { column: 'Conversion Currency', transform: 'uppercase' },
       conversionId: 'Order ID',
+      // The leads variant's e-mail (plain, or SHA-256 which the validator rejects per row as `hashed e-mail`).
+      conversionEmail: 'Email',
     },
   },
   notes: [
     'The Google Click ID (GCLID/GBRAID/WBRAID) identifies an ad click, not a CRM visitor: it is not sent.',
+    'The leads variant (Email, Phone Number instead of a click id) is linked by its Email column when it holds a ' +
+      'plain address; SHA-256-hashed e-mails are rejected per row (a hash is not an address).',
     'Link records by adding a column to your copy of the sheet: `mapping.fields.serviceId: <column>` for the ' +
       "CRM tracking script's visitor id, or `mapping.fields.conversionEmail: <column>`.",
     'Time zone: read from the `Parameters:TimeZone=` row, overridden by a zone written after a Conversion Time. ' +

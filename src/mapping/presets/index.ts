@@ -128,9 +128,11 @@ export function nearMisses(source: readonly string[] | Record<string, unknown>):
   const misses: NearMiss[] = [];
   for (const preset of presets) {
     if (preset.format !== format) continue;
-    const { all, any } = preset.detect;
+    const { all, any, fallback = [] } = preset.detect;
     const missing = all.filter((name) => !has(name));
-    if (any !== undefined && any.length > 0 && !any.some(has)) missing.push(`one of ${any.join(' / ')}`);
+    if (any !== undefined && any.length > 0 && !any.some(has) && !fallback.some(has)) {
+      missing.push(`one of ${[...any, ...fallback].join(' / ')}`);
+    }
     const wanted = all.length + (any !== undefined && any.length > 0 ? 1 : 0);
     if (missing.length > 0 && missing.length <= 2 && wanted - missing.length >= Math.ceil(wanted / 2)) {
       misses.push({ preset, missing });
@@ -140,10 +142,13 @@ export function nearMisses(source: readonly string[] | Record<string, unknown>):
 }
 
 function scoreOf(preset: Preset, has: (name: string) => boolean): number {
-  const { all, any } = preset.detect;
+  const { all, any, fallback } = preset.detect;
   if (!all.every(has)) return 0;
   const anyFound = any?.filter(has).length ?? 0;
-  if (any !== undefined && any.length > 0 && anyFound === 0) return 0;
+  if (any !== undefined && any.length > 0 && anyFound === 0) {
+    // Half a point: above nothing, below any preset that found one of its own `any` columns.
+    return fallback?.some(has) ? all.length + 0.5 : 0;
+  }
   return all.length + anyFound;
 }
 

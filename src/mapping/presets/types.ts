@@ -23,7 +23,16 @@ export interface Preset {
    * Detection: a header matches when it holds every `all` column and, if `any` is given, at least one
    * of `any` (names compared with normalizeColumnName). For JSON lines: dotted paths present in the first object.
    */
-  detect: { all: string[]; any?: string[] };
+  detect: {
+    all: string[];
+    any?: string[];
+    /**
+     * Columns that identify the preset in a header holding none of `any`, but rank below any preset that found
+     * one of its own `any` there: Google's leads upload has Email instead of a click id, and a Microsoft upload
+     * with an Email column added for linking must stay Microsoft's.
+     */
+    fallback?: string[];
+  };
   /** The mapping base; a user's `mapping.fields` override it field by field. */
   mapping: MappingInput;
   /**
