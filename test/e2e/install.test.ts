@@ -215,7 +215,10 @@ describe('Quick start, from a folder outside the clone', () => {
     const init = revimportCommands.find((c) => /^revimport init /.test(c));
     const result = await sh(init ?? 'false', folder, userEnv());
     expect([0, 1]).toContain(result.code);
-    expect(readFileSync(path.join(folder, 'revimport.config.yaml'), 'utf8')).toContain('conversionValue');
+    // A mapping: the preset it detected (google-ads reads this sheet's Email layout), or columns it scored.
+    expect(readFileSync(path.join(folder, 'revimport.config.yaml'), 'utf8')).toMatch(
+      /^mapping:\n(.*\n)*? {2}(preset: "google-ads"|fields:\n(.*\n)*? {4}conversionValue:)/m,
+    );
   });
 });
 
