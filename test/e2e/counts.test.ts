@@ -194,7 +194,9 @@ describe.skipIf(!hasScript)('the spinner (a pseudo-terminal)', () => {
   it('shows records of earlier runs resent apart, as resent from earlier runs', async () => {
     writeFileSync(file, exportCsv({ to: 200 }));
     down = true;
-    await push();
+    // Bodies of 20: the resend is then ten slow requests, long enough for the spinner to draw (with one body of
+    // 200 it could be over before the first frame: seen failing now and then on CI's Node 24 leg).
+    await push('--batch-size', '20');
     down = false;
     receiver.setDelay(150);
     const run = await spinnerFrames(['push', file, '-c', config, '--batch-size', '20', '--concurrency', '1']);
