@@ -117,3 +117,46 @@ export async function settleDateOrder(
   if (decision?.use === 'swapped') return { formats: plan!.swapped, note: decision.note, held };
   return { held };
 }
+
+/** What settleDateOrders needs from the run: how to read a file, and where its decisions go. */
+export interface DateOrderSteps {
+  /** The run's reading of a file (counted: bytes, source info); used for stdin, which is read once. */
+  open(file: string): AsyncGenerator<SourceRow>;
+  /** A reading of a file for this pass alone. */
+  readOnce(file: string): AsyncGenerator<SourceRow>;
+  mapping: WrittenMapping | undefined;
+  lookup: LookupTable | undefined;
+  useFormats(file: string, formats: string[]): void;
+  warn(message: string): void;
+}
+
+/**
+ * Each file's day/month order, decided before any row of the run is checked or sent: a file is read once
+ * more for it; stdin's first rows are held. Returns stdin's rows (the held ones, then the rest) by file name.
+ */
+export async function settleDateOrders(
+  files: readonly string[],
+  steps: DateOrderSteps,
+): Promise<Map<string, AsyncIterable<SourceRow>>> {
+  const inputs = new Map<string, AsyncIterable<SourceRow>>();
+  for (const file of files) {
+    const stdin = file === '-';
+    const iterator = stdin ? steps.open(file) : steps.readOnce(file);
+    const order = await settleDateOrder(iterator, {
+      mapping: steps.mapping,
+      lookup: steps.lookup,
+      hold: stdin,
+    });
+    if (!stdin) await iterator.return(undefined);
+    if (order.formats) steps.useFormats(file, order.formats);
+    if (order.note) steps.warn(order.note);
+    if (stdin) inputs.set(file, heldThenRest(order.held, iterator));
+  }
+  return inputs;
+}
+
+/** stdin's rows held to decide its date order, then the rest of it. */
+async function* heldThenRest(held: SourceRow[], rest: AsyncIterator<SourceRow>): AsyncGenerator<SourceRow> {
+  yield* held;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}

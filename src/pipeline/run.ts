@@ -3,7 +3,7 @@
 import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
-import type { SourceInfo, SourceRow } from '../input/types.js';
+import type { SourceInfo } from '../input/types.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry, ReportedIn } from '../ledger/types.js';
@@ -12,7 +12,7 @@ import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
 import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows.js';
-import { settleDateOrder } from './date-order.js';
+import { settleDateOrders } from './date-order.js';
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
@@ -66,6 +66,11 @@ export async function runPipeline(
   const deliveredTotals = new Totals(minorUnits);
   const changedDifference = new Totals(minorUnits);
   const pendingWrites: Promise<void>[] = [];
+  /** A warning goes into the summary and is shown as it happens. */
+  const warn = (message: string) => {
+    summary.warnings.push(message);
+    hooks.onWarning?.(message);
+  };
 
   const reject = (rejection: Rejection) => {
     errors.add(rejection);
@@ -174,8 +179,7 @@ export async function runPipeline(
       const message =
         `${lookup.file}: ${lookup.conflicts} key(s) of mapping.lookup appear again with other values; ` +
         'the first row of each is used';
-      summary.warnings.push(message);
-      hooks.onWarning?.(message);
+      warn(message);
     }
     // One checker for the whole run: a conversionId repeated in a later file is a duplicate too.
     const check = createRowChecker({
@@ -186,10 +190,7 @@ export async function runPipeline(
       currency: settings.currency,
       allowNegative: settings.allowNegative,
       refunds: settings.refunds,
-      onWarning: (message) => {
-        summary.warnings.push(message);
-        hooks.onWarning?.(message);
-      },
+      onWarning: warn,
       earliestMs: settings.earliestMs,
       latestMs: (deps.wallClock ?? Date.now)() + settings.futureMs,
       onPreset: (f, preset) => {
@@ -266,21 +267,15 @@ export async function runPipeline(
         onSource: (info) => sources.set(file, info),
         onBytes,
       });
-    // Each file's day/month order, from all its rows, before any row of the run is checked or sent: a file
-    // is read once more for it; stdin's first rows are held (date-order.ts).
-    const inputs = new Map<string, AsyncIterable<SourceRow>>();
-    for (const file of options.files) {
-      const stdin = file === '-';
-      const iterator = stdin ? open(file) : readRows(file, readOptions);
-      const order = await settleDateOrder(iterator, { mapping: settings.mapping, lookup, hold: stdin });
-      if (!stdin) await iterator.return(undefined);
-      if (order.formats) check.useDateFormats(file, order.formats);
-      if (order.note) {
-        summary.warnings.push(order.note);
-        hooks.onWarning?.(order.note);
-      }
-      if (stdin) inputs.set(file, heldThenRest(order.held, iterator));
-    }
+    // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
+    const inputs = await settleDateOrders(options.files, {
+      open,
+      readOnce: (file) => readRows(file, readOptions),
+      mapping: settings.mapping,
+      lookup,
+      useFormats: (file, formats) => check.useDateFormats(file, formats),
+      warn,
+    });
     for (const file of options.files) {
       if (deps.signal?.aborted) break;
       hooks.onFileStart?.(file);
@@ -309,13 +304,9 @@ export async function runPipeline(
         if (source) check.bindHeader(source);
         const what = source?.header ? 'only a header' : 'the file is empty';
         const message = `${file}: no data rows (${what}): nothing to import from it`;
-        summary.warnings.push(message);
-        hooks.onWarning?.(message);
+        warn(message);
       }
-      for (const warning of check.drainWarnings()) {
-        summary.warnings.push(warning);
-        hooks.onWarning?.(warning);
-      }
+      for (const warning of check.drainWarnings()) warn(warning);
       hooks.onFileDone?.(file, summary.rowsRead - before);
     }
     // Conversions summed over the run (mapping.sumBy: a refund may come in a later file than its
@@ -383,12 +374,6 @@ function noteKnownInvalid(summary: Summary, before: ReportedIn): void {
   const earliest = summary.knownReportedIn;
   if (earliest && earliest.runId <= before.runId) return;
   summary.knownReportedIn = { runId: before.runId, at: new Date(before.at).toISOString() };
-}
-
-/** stdin's rows held to decide its date order, then the rest of it. */
-async function* heldThenRest(held: SourceRow[], rest: AsyncIterator<SourceRow>): AsyncGenerator<SourceRow> {
-  yield* held;
-  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 /** An error that ended a run carries what the run did until then, for the summary and the ledger. */
