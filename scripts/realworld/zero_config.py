@@ -9,7 +9,7 @@ found by search. The zone/currency of a folder come from configs/<folder>.json (
 constant `conversionCurrency` value when it has one): the facts the README's table says a file cannot carry.
 Prints one Markdown row per file and mode; e-mails and names never appear (only counts and totals).
 """
-import argparse, json, os, subprocess, sys, tempfile
+import argparse, hashlib, json, os, subprocess, sys, tempfile
 from collections import Counter
 from decimal import Decimal
 
@@ -89,6 +89,11 @@ def reasons(d):
     return '; '.join(f'{k} ×{v}' for k, v in sorted(d.items(), key=lambda kv: -kv[1])) or '–'
 
 
+def digest(records):
+    lines = sorted(json.dumps(r, sort_keys=True) for r in records)
+    return hashlib.sha256('\n'.join(lines).encode()).hexdigest()[:16]
+
+
 def row(tag, mode, code, s, records, cmp, ccode):
     if 'rowsRead' not in s:
         msg = (s.get('error') or {}).get('message', '')[:120].replace('|', '/')
@@ -101,6 +106,8 @@ def row(tag, mode, code, s, records, cmp, ccode):
             'expectedTotals': '; '.join(f"{c} {v['expected']}" for c, v in cmp.get('totals', {}).items()
                                         if v['expected'] not in ('0', '0.00')) or '–',
             'expectedRecords': cmp.get('expected'),
+            # Every field of every record (and its line): two builds giving the same digest sent the same records.
+            'recordsDigest': digest(records),
             'match': 'yes' if ccode == 0 else 'NO ' + json.dumps(why)}
 
 
