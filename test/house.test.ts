@@ -33,7 +33,8 @@ describe('the house rules', () => {
 
   it('find an import that goes up a room, and one sideways', () => {
     const root = tree({
-      'record/money.ts': "// money\nimport type { Field } from '../mapping/field.js';\nexport type M = Field;\n",
+      'record/money.ts':
+        "// money\nimport type { Field } from '../mapping/field.js';\nexport type M = Field;\n",
       'mapping/field.ts': "// field\nimport type { M } from '../record/other.js';\nexport type Field = M;\n",
       'record/other.ts': '// other\nexport type M = number;\n',
       'transport/send.ts': "// send\nimport { open } from '../ledger/open.js';\nexport const send = open;\n",
