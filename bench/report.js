@@ -56,7 +56,28 @@ export function summarize(runs, rows, prefill) {
       holds: peak <= RSS_LIMIT_MIB,
     });
   }
-  return { programs, ratios, targets: checks, ...(prefill ? { prefilledRecords: prefill } : {}) };
+  const baseline = compareWithBaseline(runs);
+  return {
+    programs,
+    ratios,
+    targets: checks,
+    ...(baseline.length > 0 ? { baseline } : {}),
+    ...(prefill ? { prefilledRecords: prefill } : {}),
+  };
+}
+
+/** Per program run with --baseline: median over rounds of this build / the baseline, wall and CPU. */
+function compareWithBaseline(runs) {
+  const out = [];
+  for (const [name, list] of Object.entries(runs)) {
+    const base = runs[`${name}@base`];
+    if (!base) continue;
+    const wall = median(list.map((r, i) => r.wallMs / base[i].wallMs));
+    const cpu = median(list.map((r, i) => r.cpuMs / base[i].cpuMs));
+    const rss = Math.max(...list.map((r) => r.maxRssKiB)) / Math.max(...base.map((r) => r.maxRssKiB));
+    out.push({ program: name, wall: round3(wall), cpu: round3(cpu), peakRss: round3(rss) });
+  }
+  return out;
 }
 
 const labels = {
@@ -82,7 +103,7 @@ export function formatTable(result) {
   lines.push('|---|---:|---:|---:|---:|---:|');
   for (const [name, p] of Object.entries(result.programs)) {
     lines.push(
-      `| ${labels[name] ?? name} | ${p.rowsPerSec.toLocaleString('en-US')} | ${(p.wallMs / 1000).toFixed(2)} | ` +
+      `| ${labelOf(name)} | ${p.rowsPerSec.toLocaleString('en-US')} | ${(p.wallMs / 1000).toFixed(2)} | ` +
         `${(p.wallMsMin / 1000).toFixed(2)}-${(p.wallMsMax / 1000).toFixed(2)} | ${(p.cpuMs / 1000).toFixed(2)} | ${p.peakRssMiB} |`,
     );
   }
@@ -91,6 +112,13 @@ export function formatTable(result) {
   lines.push('|---|---:|---:|---|');
   for (const t of result.targets)
     lines.push(`| ${t.target} | ${t.value} | ${t.limit} | ${t.holds ? 'holds' : 'misses'} |`);
+  if (result.baseline) {
+    lines.push('');
+    lines.push('| this build / baseline | wall (median of rounds) | CPU | peak RSS |');
+    lines.push('|---|---:|---:|---:|');
+    for (const b of result.baseline)
+      lines.push(`| ${labels[b.program] ?? b.program} | ${b.wall} | ${b.cpu} | ${b.peakRss} |`);
+  }
   if (result.startup) {
     lines.push('');
     lines.push('| startup | median ms | limit |');
@@ -100,5 +128,8 @@ export function formatTable(result) {
   }
   return lines.join('\n');
 }
+
+const labelOf = (name) =>
+  name.endsWith('@base') ? `${labels[name.slice(0, -5)] ?? name} (baseline)` : (labels[name] ?? name);
 
 const round3 = (v) => Math.round(v * 1000) / 1000;

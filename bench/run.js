@@ -3,6 +3,9 @@
 // Flags: --rows N (1000000) --rounds R (3) --prefill M --programs a,b --startup --cpu-prof
 // --state postgres://... also pushes into that PostgreSQL ledger (its schema `revimport` dropped before
 // each push), reported beside the SQLite push (issue 15).
+// --baseline DIR also runs push, push again, --check and the lookup (those chosen) with another build (DIR
+// holds its bin/ and dist/, e.g. a clone of an earlier commit after `npm run build`), in the same rounds,
+// and prints this build / baseline per program: a change measured before and after on one machine in one run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -32,8 +35,14 @@ const { values } = parseArgs({
     startup: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     state: { type: 'string' },
+    baseline: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+if (values.help) {
+  process.stdout.write(usage());
+  process.exit(0);
+}
 const rows = Number(values.rows);
 const rounds = Number(values.rounds);
 const prefill = values.prefill === undefined ? 0 : Number(values.prefill);
@@ -175,7 +184,8 @@ if (postgresUrl !== undefined) {
   );
 }
 const wanted = values.programs?.split(',').map((s) => s.trim());
-const programs = wanted ? allPrograms.filter((p) => wanted.includes(p.name)) : allPrograms;
+const chosen = wanted ? allPrograms.filter((p) => wanted.includes(p.name)) : allPrograms;
+const programs = values.baseline === undefined ? chosen : [...chosen, ...onBaseline(chosen, values.baseline)];
 if (wanted?.includes('rerun') && !wanted.includes('push')) throw new Error('--programs: rerun needs push');
 if (wanted?.includes('pg-rerun') && !wanted.includes('pg-push'))
   throw new Error('--programs: pg-rerun needs pg-push');
@@ -226,6 +236,41 @@ mkdirSync(path.join(benchDir, 'results'), { recursive: true });
 writeFileSync(path.join(benchDir, 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
 log('written: bench/results/latest.json');
 
+function usage() {
+  const text = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  const head = text.slice(0, text.indexOf('\nimport ')).replace(/^\/\/ ?/gm, '');
+  return `usage: npm run bench -- [flags]\n\n${head}\n`;
+}
+
+/**
+ * The chosen revimport programs run again with the build in `dir`: same data, same receiver, ledgers of
+ * their own, so each round measures both builds under the same load.
+ */
+function onBaseline(chosen, dir) {
+  const baseCli = path.resolve(dir, 'bin', 'revimport.js');
+  if (!existsSync(baseCli)) throw new Error(`--baseline: no ${baseCli} (a built revimport folder)`);
+  const twins = new Map([
+    [ledgerFile, path.join(workDir, 'ledger-base.db')],
+    [prefilledLedger, path.join(workDir, 'ledger-prefilled-base.db')],
+  ]);
+  const befores = {
+    push: () => removeLedger(twins.get(ledgerFile)),
+    prefilled: () => copyPrefilled(prefilled, twins.get(prefilledLedger), receiver.url),
+  };
+  return chosen
+    .filter((p) => ['push', 'rerun', 'check', 'lookup', 'prefilled'].includes(p.name))
+    .map((p) => ({
+      ...p,
+      name: `${p.name}@base`,
+      label: `${p.label} (baseline)`,
+      before: befores[p.name],
+      spec: () => {
+        const spec = p.spec();
+        return { ...spec, script: baseCli, args: spec.args.map((a) => twins.get(a) ?? a) };
+      },
+    }));
+}
+
 function ensureBuilt() {
   if (
     existsSync(path.join(root, 'dist', 'testing', 'receiver.js')) &&
@@ -256,6 +301,7 @@ function rotate(list, round) {
   const turned = [...list.slice(shift), ...list.slice(0, shift)];
   for (const [again, first] of [
     ['rerun', 'push'],
+    ['rerun@base', 'push@base'],
     ['pg-rerun', 'pg-push'],
   ]) {
     const rerun = turned.findIndex((p) => p.name === again);
