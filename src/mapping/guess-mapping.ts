@@ -10,6 +10,7 @@ import { parseAmount } from '../record/money.js';
 import { canonicalZone } from '../record/zone.js';
 import { lookupAbbreviation } from '../record/zone-abbreviations.js';
 import { CELLS_ONLY_SCORE, cellKinds, readUnit, repeatsOf } from './guess-cells.js';
+import { joinedCells } from './joined-columns.js';
 
 /** One column of the sample: its name as written and its trimmed cells, one per sample row ('' when empty). */
 export interface ColumnSample {
@@ -624,7 +625,7 @@ export function guessMapping(columns: readonly ColumnSample[], accepts: FormatCh
     fields.conversionDatetime.dateOnly = true;
   }
   if (datetime?.format && !fields.conversionDatetime.review) {
-    const swapped = undecidedDayMonth(datetime.format, joinedCells(columns, datetime.columns), accepts);
+    const swapped = undecidedDayMonth(datetime.format, joinedSample(columns, datetime.columns), accepts);
     if (swapped)
       fields.conversionDatetime.review = `the sample does not tell "${datetime.format}" from "${swapped}" (no day above 12): check day and month order`;
   }
@@ -770,16 +771,17 @@ function settleUnit(
   }
 }
 
-/** Per sample row, the cells of `names` joined with one space (as `columns: [...]` reads them); empty rows left out. */
-function joinedCells(columns: readonly ColumnSample[], names: readonly string[]): string[] {
+/** Per sample row, the cells of `names` joined as push joins `columns: [...]` (joined-columns.ts); empty rows left out. */
+function joinedSample(columns: readonly ColumnSample[], names: readonly string[]): string[] {
   const cells = names.map((n) => columns.find((c) => c.name === n)?.cells ?? []);
+  const indexes = cells.map((_, k) => k);
   const rows = Math.max(0, ...cells.map((c) => c.length));
   const out: string[] = [];
   for (let i = 0; i < rows; i++) {
-    const value = cells
-      .map((c) => c[i] ?? '')
-      .join(' ')
-      .trim();
+    const value = joinedCells(
+      cells.map((c) => c[i]),
+      indexes,
+    );
     if (value !== '') out.push(value);
   }
   return out;
@@ -787,7 +789,7 @@ function joinedCells(columns: readonly ColumnSample[], names: readonly string[])
 
 function isDateOnly(columns: readonly ColumnSample[], datetime: Candidate): boolean {
   if (datetime.format === 'epoch') return false;
-  return !joinedCells(columns, datetime.columns).some((v) => /\d:\d\d|T\d\d/.test(v));
+  return !joinedSample(columns, datetime.columns).some((v) => /\d:\d\d|T\d\d/.test(v));
 }
 
 function joinDateAndTime(
@@ -814,7 +816,7 @@ function joinDateAndTime(
       filled(c.cells).every(isZone),
   );
   const joined = [datetime.columns[0]!, time.name, ...(zone ? [zone.name] : [])];
-  const values = joinedCells(columns, joined);
+  const values = joinedSample(columns, joined);
   const format = guessDatetimeFormat(values, accepts);
   if (format === undefined) return;
   datetime.columns = joined;
