@@ -7,19 +7,13 @@ import path from 'node:path';
 import type { FieldSpec, WrittenMapping } from '../../config/schema.js';
 import { toYaml, type YamlEntry } from '../../config/write-yaml.js';
 import { ConfigError, UnlinkableError, UsageError, WrongReportError } from '../../errors.js';
+import { guessDatetimeFormat, undecidedDayMonth } from '../../init/datetime-formats.js';
+import { guessMapping } from '../../init/guess-mapping.js';
+import type { Candidate, ColumnSample, FieldGuess, MappingGuess } from '../../init/types.js';
 import { looksLikeHeader } from '../../input/header-guess.js';
 import { readRows } from '../../input/read-rows.js';
 import type { SourceRow } from '../../input/types.js';
 import { besideConfigFileName } from '../../ledger/paths.js';
-import {
-  type Candidate,
-  type ColumnSample,
-  type FieldGuess,
-  guessDatetimeFormat,
-  guessMapping,
-  type MappingGuess,
-  undecidedDayMonth,
-} from '../../mapping/guess-mapping.js';
 import { detectJsonPreset, detectPreset } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
 import { createRowChecker, headerMatcher, type RowOutcome } from '../../pipeline/checked-rows.js';
