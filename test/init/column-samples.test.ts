@@ -1,6 +1,6 @@
 // columnSamples (init's view of the sample as columns) on wide headers: linear in the header width.
 import { describe, expect, it } from 'vitest';
-import { columnSamples } from '../../src/cli/commands/init.js';
+import { columnSamples } from '../../src/init/column-samples.js';
 import type { SourceInfo, SourceRow } from '../../src/input/types.js';
 
 function csvRows(header: string[], rows: string[][]): SourceRow[] {
