@@ -18,6 +18,16 @@ describe('columnSamples', () => {
     ]);
   });
 
+  // The mapping finds a header name case- and space-insensitively (column-name.ts): `total` in a config reads
+  // the first `Total`, so init must not score a later `total` on cells a push would never read.
+  it('a name the mapping cannot tell from an earlier one is that earlier column', () => {
+    const columns = columnSamples(csvRows(['Total', 'id', 'total', 'To tal'], [['9.50', 'a', '1', '2']]));
+    expect(columns).toEqual([
+      { name: 'Total', cells: ['9.50'] },
+      { name: 'id', cells: ['a'] },
+    ]);
+  });
+
   // Issue 21: a footer the reader marks (`Totals`, eBay's `4,record(s) downloaded`) is not a cell of the
   // columns init scores: its label in the id column would make the ids look less unique, and so on.
   it('leaves out the rows the reader marked as footers', () => {
