@@ -1,8 +1,10 @@
 // What init writes for a chosen candidate (src/init/propose.ts specOf, policyOf): a bare column when nothing
 // else is needed, else an object with what the sample showed; a path for JSON lines.
 import { describe, expect, it } from 'vitest';
-import { policyOf, specOf } from '../../src/init/propose.js';
+import { policyOf, presetDatetimeFormat, specOf } from '../../src/init/propose.js';
 import type { Candidate, MappingGuess } from '../../src/init/types.js';
+import type { SourceInfo, SourceRow } from '../../src/input/types.js';
+import { findPreset } from '../../src/mapping/presets/index.js';
 
 const candidate = (extra: Partial<Candidate>): Candidate => ({
   columns: ['Total'],
@@ -59,5 +61,33 @@ describe('policyOf', () => {
     ],
   ])('%s', (_, g, isJson, policy) => {
     expect(policyOf(g, isJson)).toEqual(policy);
+  });
+});
+
+describe('presetDatetimeFormat', () => {
+  const rows = (header: string[], cells: string[][]): SourceRow[] => {
+    const source: SourceInfo = {
+      file: 'orders.csv',
+      format: 'csv',
+      encoding: 'utf-8',
+      header,
+      headerLine: 1,
+    };
+    return cells.map((c, i) => ({ kind: 'csv', source, line: i + 2, cells: c }));
+  };
+  const shopify = findPreset('shopify')!;
+
+  // A re-saved export: the preset's column, but in a spreadsheet's date form; named as the mapping matches
+  // names (case and spaces aside), as push will read it.
+  it.each([
+    [['Name', 'Paid at'], { format: 'MM/dd/yyyy HH:mm', swapped: undefined }],
+    [['Name', 'paid at'], { format: 'MM/dd/yyyy HH:mm', swapped: undefined }],
+    [['Name', 'Shipped at'], undefined],
+  ])('header %j', (header, expected) => {
+    const sample = rows(header, [
+      ['#1001', '09/13/2025 23:01'],
+      ['#1002', '10/02/2025 08:15'],
+    ]);
+    expect(presetDatetimeFormat(shopify, sample)).toEqual(expected);
   });
 });
