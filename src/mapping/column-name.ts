@@ -1,6 +1,7 @@
 // Column names are matched case- and space-insensitively: `Conversion Time`, `conversion time`
 // and `ConversionTime` are the same column.
 
+/** The key a header name is matched by: spaces removed, lower case (init's guess uses it too). */
 export function normalizeColumnName(name: string): string {
   return name.replace(/\s+/g, '').toLowerCase();
 }

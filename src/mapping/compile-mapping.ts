@@ -7,6 +7,7 @@ import { quote } from '../quote.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { maskEmail } from '../report/rejection.js';
 import { headerIndex, normalizeColumnName } from './column-name.js';
+import { joinedCells } from './joined-columns.js';
 import { compileJsonPath } from './json-path.js';
 import type { LookupTable } from './lookup.js';
 import { columnsOf, type MergedField, type MergedMapping, pathsOf } from './merge-mapping.js';
@@ -484,11 +485,7 @@ function bindJoined(
   bound.column = indexes.map((i) => header[i] ?? '').join(' + ');
   bound.get = (row) => {
     if (row.kind !== 'csv') return undefined;
-    let text = '';
-    for (const i of indexes) {
-      const cell = row.cells[i]?.trim();
-      if (cell) text = text === '' ? cell : `${text} ${cell}`;
-    }
+    const text = joinedCells(row.cells, indexes);
     return text === '' ? undefined : text;
   };
 }

@@ -5,15 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { suggestionLines, toYaml } from '../../src/config/write-yaml.js';
-import {
-  type ColumnSample,
-  currencyInHeader,
-  guessDatetimeFormat,
-  guessDecimal,
-  guessMapping,
-  nameWords,
-  undecidedDayMonth,
-} from '../../src/mapping/guess-mapping.js';
+import { currencyInHeader, guessDecimal } from '../../src/init/cell-tests.js';
+import { guessDatetimeFormat, undecidedDayMonth } from '../../src/init/datetime-formats.js';
+import { guessMapping } from '../../src/init/guess-mapping.js';
+import { nameWords } from '../../src/init/name-rules.js';
+import type { ColumnSample } from '../../src/init/types.js';
 import { createDatetimeParser } from '../../src/record/datetime.js';
 import type { RecordField } from '../../src/record/fields.js';
 

@@ -4,6 +4,7 @@
 
 import { normalizeCurrency } from '../record/currency.js';
 import { parseAmount } from '../record/money.js';
+import { emailShape, share } from './cell-tests.js';
 
 /** What a column's cells plainly are, when its name said nothing. */
 export type CellKind = 'datetime' | 'currency' | 'email' | 'money';
@@ -11,7 +12,6 @@ export type CellKind = 'datetime' | 'currency' | 'email' | 'money';
 /** The score of a candidate found by its cells alone: below any name rule but the "other moment" ones. */
 export const CELLS_ONLY_SCORE = 30;
 
-const emailShape = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 /** A date's shape: digits split by `-` `/` `.`, or a month name (`Mar 5, 2024`, `5 Mar 2024`). */
 const dateShape =
   /\d[-/.]\d{1,2}[-/.]\d|\b[A-Za-z]{3,9}\.? \d{1,2},? \d{4}\b|\b\d{1,2} [A-Za-z]{3,9}\.? \d{4}\b/;
@@ -24,10 +24,6 @@ const amountOf = (cell: string): number | undefined => {
   return parsed.ok ? parsed.value : undefined;
 };
 const same = (a: number, b: number) => Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(b));
-
-function share(cells: readonly string[], test: (value: string) => boolean): number {
-  return cells.length === 0 ? 0 : cells.filter(test).length / cells.length;
-}
 
 /**
  * The kinds the filled cells of a column plainly hold (90% of them, e-mail 80% as the name rules): dates

@@ -1,6 +1,6 @@
 // columnSamples (init's view of the sample as columns) on wide headers: linear in the header width.
 import { describe, expect, it } from 'vitest';
-import { columnSamples } from '../../src/cli/commands/init.js';
+import { columnSamples } from '../../src/init/column-samples.js';
 import type { SourceInfo, SourceRow } from '../../src/input/types.js';
 
 function csvRows(header: string[], rows: string[][]): SourceRow[] {
@@ -15,6 +15,16 @@ describe('columnSamples', () => {
       { name: 'id', cells: ['a'] },
       { name: 'Notes', cells: ['x'] },
       { name: 'value', cells: ['1'] },
+    ]);
+  });
+
+  // The mapping finds a header name case- and space-insensitively (column-name.ts): `total` in a config reads
+  // the first `Total`, so init must not score a later `total` on cells a push would never read.
+  it('a name the mapping cannot tell from an earlier one is that earlier column', () => {
+    const columns = columnSamples(csvRows(['Total', 'id', 'total', 'To tal'], [['9.50', 'a', '1', '2']]));
+    expect(columns).toEqual([
+      { name: 'Total', cells: ['9.50'] },
+      { name: 'id', cells: ['a'] },
     ]);
   });
 
