@@ -17,6 +17,7 @@ export const rooms = {
   config: ['base', 'record', 'ledger', 'transport'],
   mapping: ['base', 'input', 'record', 'report', 'config'],
   pipeline: ['base', 'input', 'report', 'record', 'ledger', 'transport', 'config', 'mapping'],
+  init: ['base', 'input', 'report', 'record', 'ledger', 'config', 'mapping', 'pipeline'],
   testing: ['base', 'input', 'report', 'record', 'ledger', 'transport', 'config', 'mapping', 'pipeline'],
   cli: [
     'base',
@@ -28,6 +29,7 @@ export const rooms = {
     'config',
     'mapping',
     'pipeline',
+    'init',
     'testing',
   ],
 };
