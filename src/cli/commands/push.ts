@@ -20,9 +20,9 @@ import { localDay, openRejects, type RejectsWriter, resolveRejectsPath } from '.
 import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
 import { chooseProxy, describeProxy } from '../../transport/proxy.js';
+import type { CommandContext } from '../context.js';
 import { ExitCode, exitCodeFor, exitCodeForError, newInvalid } from '../exit-codes.js';
 import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
-import type { CommandContext } from '../program.js';
 import { createProgress, type OutputMode, sizeOfInputs } from '../progress.js';
 import { renderSummary } from '../render.js';
 import { publicTarget, runJson, stampRun, timedRun } from '../run-report.js';
