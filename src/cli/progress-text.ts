@@ -1,4 +1,5 @@
-// The progress display's words, pure: the share of the input read, the ETA, and the periodic line a log gets.
+// The progress display's words, pure: the spinner's frame, the share of the input read, the ETA, and the
+// periodic line a log gets.
 
 /** The counters a progress line is made of. */
 export interface ProgressSnapshot {
