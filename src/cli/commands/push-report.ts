@@ -10,7 +10,7 @@ import { renderSummary } from '../render.js';
 import { publicTarget, type RunStamp, runJson, stampRun, timedRun } from '../run-report.js';
 import type { LedgerFacts } from './ledger-session.js';
 import { signalExitCode } from './push-exit-code.js';
-import type { PreparedRun } from './push-settings.js';
+import type { PreparedRun } from './push-prepare.js';
 
 export interface Outcome {
   summary: Summary;

@@ -19,8 +19,8 @@ import { version } from '../version.js';
 import { adoptUserLedger, describeLedgerChoice, firstRunNotice } from './ledger-location.js';
 import type { LedgerFacts } from './ledger-session.js';
 import { budgetExceeded, exitCodeOfRun } from './push-exit-code.js';
+import type { PreparedRun } from './push-prepare.js';
 import type { Outcome } from './push-report.js';
-import type { PreparedRun } from './push-settings.js';
 
 /** Seconds between progress lines without a spinner: a run shorter than this prints none (issue 20). */
 const defaultProgressIntervalS = 30;

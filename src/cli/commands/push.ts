@@ -1,4 +1,4 @@
-// `revimport push <files...>` and `revimport retry`: argv -> settings (push-settings.ts) -> the run holding
+// `revimport push <files...>` and `revimport retry`: argv -> settings (push-prepare.ts) -> the run holding
 // the ledger (push-run.ts) -> the summary and exit code printed (push-report.ts).
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
@@ -8,13 +8,13 @@ import type { CommandContext } from '../context.js';
 import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import { describeSystemError } from '../system-errors.js';
 import { namingConfig } from './named-config.js';
+import { besideConfig, checkDelivery, type PreparedRun, prepare, requireTarget } from './push-prepare.js';
 import { reported } from './push-report.js';
 import { execute, rejectsPathOf } from './push-run.js';
-import { besideConfig, checkDelivery, type PreparedRun, prepare, requireTarget } from './push-settings.js';
 
 // Kept here for the modules and tests that import them from the command.
 export { allowedInvalid, budgetExceeded } from './push-exit-code.js';
-export { checkDelivery, type PreparedRun, prepare } from './push-settings.js';
+export { checkDelivery, type PreparedRun, prepare } from './push-prepare.js';
 
 export async function pushCommand(
   files: string[],
