@@ -1,4 +1,5 @@
-// The progress display's words, pure: the share of the input read, the ETA, and the periodic line a log gets.
+// The progress display's words, pure: the spinner's frame, the share of the input read, the ETA, and the
+// periodic line a log gets.
 
 /** The counters a progress line is made of. */
 export interface ProgressSnapshot {
@@ -43,4 +44,22 @@ export function progressLine(s: ProgressSnapshot): string {
   const share = percent === undefined ? '' : ` (${percent}%)`;
   const eta = etaSeconds === undefined ? '' : `, ETA ${formatEta(etaSeconds)}`;
   return `progress: ${s.rows} rows read${share}, ${s.delivered} delivered, ${rate} rows/s${eta}`;
+}
+
+/** What the display counts while a run goes on (kept by the hooks, one object per run). */
+export interface ProgressCounts {
+  rows: number;
+  bytesRead: number;
+  delivered: number;
+  /** Records of earlier runs resent and delivered: shown apart, they are not rows read by this run. */
+  resent: number;
+  invalid: number;
+  rejected: number;
+}
+
+/** The spinner's frame: `120 rows read, 80 delivered, 0 rejected, 2 invalid, 400 rows/s, 45% read, ETA 12 s`. */
+export function spinnerText(counts: ProgressCounts, s: ProgressSnapshot): string {
+  const seconds = Math.max(s.elapsedMs / 1000, 0.001);
+  const earlier = counts.resent > 0 ? `, ${counts.resent} resent from earlier runs` : '';
+  return `${counts.rows} rows read, ${counts.delivered} delivered, ${counts.rejected} rejected, ${counts.invalid} invalid${earlier}, ${Math.round(counts.rows / seconds)} rows/s${readShareText(s)}`;
 }

@@ -2,19 +2,16 @@
 // ETA); plain lines per file otherwise (cron, --no-progress), and a progress line every --progress-interval
 // seconds on a long run; nothing with --quiet.
 import { statSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
 import { ABORT_GRACE_MS } from '../pipeline/run.js';
 import { ExitCode } from './exit-codes.js';
-import { type CliIO, unguardedStream } from './io.js';
-import { type ProgressSnapshot, progressLine, readShareText } from './progress-text.js';
-import { counted } from './render.js';
-import { explainCodes } from './system-errors.js';
+import type { CliIO } from './io.js';
+import { createDisplay, type Display, hasSpinnerWidth, startSpinner } from './progress-display.js';
+import { type OutputMode, progressHooks } from './progress-hooks.js';
+import { type ProgressCounts, type ProgressSnapshot, progressLine, spinnerText } from './progress-text.js';
 
-export type OutputMode = 'quiet' | 'normal' | 'verbose';
-
-/** A wait the server asks for (Retry-After) longer than this is announced, also without --verbose. */
-export const announceWaitAfterMs = 2000;
+export { hasSpinnerWidth } from './progress-display.js';
+export { announceWaitAfterMs, type OutputMode } from './progress-hooks.js';
 
 export interface Progress {
   hooks: PipelineHooks;
@@ -25,15 +22,6 @@ export interface Progress {
    * were heard and how to end it at once (cli/main.ts stopOnSignals). From when requests may be in flight.
    */
   announceStop(signal: AbortSignal): void;
-}
-
-/**
- * Whether a spinner may run: ora 9.4 redraws forever on a terminal reporting 0 columns (a pty nobody
- * sized, as some schedulers and `script` give), 795 MB of escape codes in 10 minutes while the run
- * holds the ledger lock (issue 13). No width, no spinner.
- */
-export function hasSpinnerWidth(stream: CliIO['stderr']): boolean {
-  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0;
 }
 
 /** What the display knows besides the hooks. */
@@ -52,158 +40,84 @@ export async function createProgress(
   now: () => number,
   options: ProgressOptions = {},
 ): Promise<Progress> {
-  const tty =
+  const display = createDisplay(io, spins(io, mode, options) ? await startSpinner(io) : undefined);
+  const started = now();
+  const counts: ProgressCounts = { rows: 0, bytesRead: 0, delivered: 0, resent: 0, invalid: 0, rejected: 0 };
+  const snapshot = (): ProgressSnapshot => ({
+    rows: counts.rows,
+    delivered: counts.delivered,
+    bytesRead: counts.bytesRead,
+    inputBytes: options.inputBytes,
+    elapsedMs: now() - started,
+  });
+  const update = () => {
+    if (display.keepsSpinning()) display.show(spinnerText(counts, snapshot()));
+  };
+  // Chosen once: a spinner dropped at a resize leaves a no-op tick, not a line every second.
+  const tick = display.spinning ? update : () => display.line(progressLine(snapshot()));
+  const ticker = startTicker(display, mode, options.intervalMs, () => {
+    if (counts.rows > 0 || counts.delivered > 0) tick();
+  });
+  const stopNote = stopAnnouncer(display, mode);
+  return {
+    hooks: progressHooks({ counts, display, update }, mode, now),
+    stop() {
+      clearInterval(ticker);
+      stopNote.forget();
+      display.stop();
+    },
+    warn(message) {
+      if (mode !== 'quiet') display.say(`warning: ${message}`);
+    },
+    announceStop: stopNote.watch,
+  };
+}
+
+/** Whether the run gets a spinner: a terminal with a width, not CI, not a dumb terminal, not --quiet. */
+function spins(io: CliIO, mode: OutputMode, options: ProgressOptions): boolean {
+  return (
     options.spinner !== false &&
     hasSpinnerWidth(io.stderr) &&
     !io.env.CI &&
     io.env.TERM !== 'dumb' &&
-    mode !== 'quiet';
-  const started = now();
-  let rows = 0;
-  let bytesRead = 0;
-  let delivered = 0;
-  /** Records of earlier runs resent and delivered: shown apart, they are not rows read by this run. */
-  let resent = 0;
-  let invalid = 0;
-  let rejected = 0;
-  const line = (text: string) => io.stderr.write(`${text}\n`);
-  // Every worker that got the 429 reports the same wait: one line per wait, not one per request.
-  let announcedUntil = 0;
+    mode !== 'quiet'
+  );
+}
 
-  let spinner: { text: string; stop(): void; clear(): void; render(): void; start(): unknown } | undefined;
-  if (tty) {
-    const { default: ora } = await import('ora');
-    // The decision is made above from the run's own environment (io.env); ora's default reads
-    // process.env.CI itself, which disagreed with io.env under a CI runner and drew nothing.
-    // discardStdin off: ora's default puts the terminal in raw mode (`-isig`) to read keys itself, but its
-    // listener never starts a stdin nobody reads, so Ctrl-C, Ctrl-\ and Ctrl-Z did nothing while the
-    // spinner ran, and a kill left the terminal raw (issue 19). Keys typed now echo over the spinner.
-    spinner = ora({
-      // The spinner draws with escape codes: it writes under the guard that escapes them in messages.
-      stream: unguardedStream(io.stderr) as NodeJS.WritableStream & { isTTY: boolean },
-      text: 'starting',
-      isEnabled: true,
-      discardStdin: false,
-      // no-color.org: NO_COLOR set and not empty turns colour off; chalk (ora's colours) reads only FORCE_COLOR.
-      color: io.env.NO_COLOR ? false : 'cyan',
-    });
-    spinner.start();
-  }
-  // ora redraws on its own timer, not only on our events: a terminal resized to 0 columns must stop it at
-  // the resize, before its next frame computes an endless number of lines to clear.
-  const emitter = io.stderr as Partial<NodeJS.EventEmitter>;
-  const onResize = () => {
-    if (spinner && !hasSpinnerWidth(io.stderr)) {
-      spinner.stop();
-      spinner = undefined;
-    }
-  };
-  if (spinner) emitter.on?.('resize', onResize);
-  const update = () => {
-    if (!spinner) return;
-    // A terminal resized to nothing mid-run: stop redrawing rather than loop (see hasSpinnerWidth).
-    if (!hasSpinnerWidth(io.stderr)) {
-      spinner.stop();
-      spinner = undefined;
-      return;
-    }
-    const seconds = Math.max((now() - started) / 1000, 0.001);
-    const earlier = resent > 0 ? `, ${resent} resent from earlier runs` : '';
-    spinner.text = `${rows} rows read, ${delivered} delivered, ${rejected} rejected, ${invalid} invalid${earlier}, ${Math.round(rows / seconds)} rows/s${readShareText(snapshot())}`;
-  };
-  const snapshot = (): ProgressSnapshot => ({
-    rows,
-    delivered,
-    bytesRead,
-    inputBytes: options.inputBytes,
-    elapsedMs: now() - started,
-  });
-  // The spinner's rate and ETA move on while nothing arrives (a held request, a retry's wait); a log (cron,
-  // a CI job) sees a long run advance: a line every interval, none before the first one is due.
-  const hasBegun = () => rows > 0 || delivered > 0;
-  const tick = spinner ? () => hasBegun() && update() : () => hasBegun() && line(progressLine(snapshot()));
-  const everyMs = spinner ? 1000 : mode === 'quiet' ? undefined : options.intervalMs;
+/**
+ * The spinner's rate and ETA move on while nothing arrives (a held request, a retry's wait): it is redrawn
+ * every second. A log (cron, a CI job) sees a long run advance: a line every interval, none before the first
+ * one is due (nor before the run has begun: `tick` decides).
+ */
+function startTicker(
+  display: Display,
+  mode: OutputMode,
+  intervalMs: number | undefined,
+  tick: () => void,
+): NodeJS.Timeout | undefined {
+  const everyMs = display.spinning ? 1000 : mode === 'quiet' ? undefined : intervalMs;
   const ticker = everyMs ? setInterval(tick, everyMs) : undefined;
   ticker?.unref();
-  // Messages above the spinner must not be overwritten by it.
-  const say = (text: string) => {
-    if (spinner) spinner.clear();
-    line(explainCodes(text));
-    if (spinner) spinner.render();
-  };
+  return ticker;
+}
 
+/** Says once that a signal stops the run (stoppingNote), from when `watch` is given the run's signal. */
+function stopAnnouncer(
+  display: Display,
+  mode: OutputMode,
+): { watch(signal: AbortSignal): void; forget(): void } {
   let watched: AbortSignal | undefined;
   const onStop = () => {
-    if (mode !== 'quiet') say(stoppingNote(watched?.reason));
-  };
-
-  const hooks: PipelineHooks = {
-    onFileStart(file) {
-      if (spinner) spinner.text = `reading ${file}`;
-    },
-    onFileDone(file, count) {
-      if (mode !== 'quiet' && !spinner) line(`${file}: ${counted(count, 'row')}`);
-    },
-    onPreset(file, preset) {
-      if (mode !== 'quiet') say(`${file}: preset ${preset}`);
-    },
-    onRowRead(count) {
-      rows = count;
-      update();
-    },
-    onBytesRead(count) {
-      bytesRead = count;
-    },
-    onInvalid(rejection) {
-      if (rejection.stage === 'invalid') invalid++;
-      // Refused by the server only: a failed body or a row changed since delivered is not a rejection.
-      else if (rejection.stage === 'rejected') rejected++;
-    },
-    onDelivered(count) {
-      delivered += count;
-      update();
-    },
-    onResentDelivered(count) {
-      resent += count;
-      update();
-    },
-    onRequest(info) {
-      if (mode !== 'verbose') return;
-      const outcome = info.status === undefined ? (info.error ?? 'error') : String(info.status);
-      say(
-        `POST /api/revenues ${counted(info.records, 'record')}: ${outcome} in ${Math.round(info.durationMs)} ms (attempt ${info.attempt})`,
-      );
-    },
-    onRetry(info) {
-      if (mode === 'verbose') say(`retry ${info.attempt} in ${Math.round(info.delayMs)} ms: ${info.reason}`);
-      const asked = info.retryAfterMs;
-      if (mode === 'quiet' || asked === undefined || asked <= announceWaitAfterMs) return;
-      const until = now() + asked;
-      if (until <= announcedUntil + 1000) return;
-      announcedUntil = until;
-      const status =
-        info.status === undefined ? info.reason : `${info.status} ${STATUS_CODES[info.status] ?? ''}`;
-      say(`server asked to wait ${Math.ceil(asked / 1000)} s (${status.trim()}); waiting`);
-    },
-    onWarning(message) {
-      if (mode !== 'quiet') say(`warning: ${message}`);
-    },
+    if (mode !== 'quiet') display.say(stoppingNote(watched?.reason));
   };
   return {
-    hooks,
-    stop() {
-      clearInterval(ticker);
-      watched?.removeEventListener('abort', onStop);
-      emitter.off?.('resize', onResize);
-      spinner?.stop();
-    },
-    warn(message) {
-      if (mode !== 'quiet') say(`warning: ${message}`);
-    },
-    announceStop(signal) {
+    watch(signal) {
       if (watched || signal.aborted) return;
       watched = signal;
       signal.addEventListener('abort', onStop, { once: true });
+    },
+    forget() {
+      watched?.removeEventListener('abort', onStop);
     },
   };
 }

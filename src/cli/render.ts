@@ -1,6 +1,6 @@
 // The result on stdout: the summary as text, or exactly one JSON object under --json.
 import { quote } from '../quote.js';
-import { localDay } from '../report/rejects.js';
+import { localDay } from '../report/rejects-path.js';
 import type { ErrorExample, Summary } from '../report/summary.js';
 import { explainCodes } from './system-errors.js';
 

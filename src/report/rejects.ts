@@ -3,10 +3,14 @@
 // pushed again. An existing file is appended to, never truncated (issue 20: a later run's one invalid row
 // replaced a 3,001-line file).
 import { once } from 'node:events';
-import { createWriteStream, fchmodSync, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
-import type { JsonRow, SourceRow } from '../input/types.js';
-import { normalizeColumnName } from '../mapping/column-name.js';
+import type { WriteStream } from 'node:fs';
 import type { Rejection } from './rejection.js';
+import { openForAppend } from './rejects-file.js';
+import { type CsvHeader, csvHeader, csvHeaderLine, csvLine, jsonLine } from './rejects-lines.js';
+
+// Kept here for the modules and tests that import them from the writer.
+export { csvCell, csvCells, defuseCell, reasonText } from './rejects-lines.js';
+export { localDay, resolveRejectsPath } from './rejects-path.js';
 
 export interface RejectsWriter {
   write(rejection: Rejection): Promise<void> | undefined;
@@ -30,34 +34,23 @@ export interface RejectsOptions {
   run?: () => string;
 }
 
-/** `{date}` (local YYYY-MM-DD) and `{runId}` in a --rejects path: one file per day or per run (issue 20). */
-export function resolveRejectsPath(template: string, values: { date: string; runId: string }): string {
-  return template.replaceAll('{date}', values.date).replaceAll('{runId}', values.runId);
-}
+/** Rejections held at most while a CSV file waits for a source header to write under. */
+const MAX_WAITING = 10_000;
 
-/** YYYY-MM-DD of `at` in the local time zone (the user's calendar day, for `{date}`). */
-export function localDay(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-}
-
-/** Spreadsheets run a cell starting with = + - @ (or tab/CR) as a formula: prefix it with a quote. */
-export function defuseCell(value: string): string {
-  const first = value.charCodeAt(0);
-  // = + - @ \t \r
-  if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) {
-    return `'${value}`;
-  }
-  return value;
-}
-
-export function csvCell(value: string): string {
-  const safe = defuseCell(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-export function reasonText(rejection: Rejection): string {
-  return rejection.issues.map((i) => `${i.column}: ${i.message}`).join('; ');
+/** The rejects file once opened at its first row. */
+interface OpenRejects {
+  stream: WriteStream;
+  jsonl: boolean;
+  meta: readonly string[];
+  /** The run's label, written as `_run` on every row; undefined: no `_run` column. */
+  run: string | undefined;
+  /** The CSV header rows are placed under, once written or kept from the existing file. */
+  header?: CsvHeader;
+  /**
+   * The CSV header is the first CSV source's own header (plus _raw for rows that have no cells: malformed
+   * lines, JSON rows, records resent from the ledger). Rejections seen before any such header wait for it.
+   */
+  waiting: Rejection[];
 }
 
 /**
@@ -70,90 +63,9 @@ export function openRejects(path: string | (() => string), options: RejectsOptio
   const meta = options.run
     ? ['_raw', '_file', '_line', '_reason', '_run']
     : ['_raw', '_file', '_line', '_reason'];
-  let file = typeof path === 'string' ? path : undefined;
-  let jsonl = file !== undefined && isJsonLines(file);
-  let stream: WriteStream | undefined;
-  let header: string[] | undefined;
-  let headerIndex: Map<string, number> | undefined;
-  let runLabel: string | undefined;
+  let file: OpenRejects | undefined;
   let count = 0;
   let dropped = 0;
-
-  const open = () => {
-    file ??= (path as () => string)();
-    jsonl = isJsonLines(file);
-    runLabel = options.run?.();
-    // a+: appended to, and its first line read (the header to keep).
-    const fd = openSync(file, 'a+', 0o600);
-    // `mode` only applies when the file is created: an existing file keeps its mode otherwise.
-    fchmodSync(fd, 0o600);
-    const existing = readExisting(fd);
-    stream = createWriteStream('', { fd });
-    // A line cut short (a run killed mid-write) is ended first, so the next row starts on its own line.
-    if (existing.unterminated) stream.write('\n');
-    if (!jsonl && existing.header && endsWith(existing.header, meta)) {
-      useHeader(existing.header.slice(0, existing.header.length - meta.length));
-    }
-    return stream;
-  };
-
-  const useHeader = (names: string[]) => {
-    header = names;
-    headerIndex = new Map(header.map((h, i) => [normalizeColumnName(h), i]));
-  };
-
-  // The CSV header is the first CSV source's own header (plus _raw for rows that have no cells: malformed
-  // lines, JSON rows, records resent from the ledger). Rejections seen before any such header wait for it.
-  let waiting: Rejection[] = [];
-  const MAX_WAITING = 10_000;
-
-  const writeHeader = (names: string[]) => {
-    useHeader(names);
-    stream!.write(`${[...names, ...meta].map(csvCell).join(',')}\n`);
-  };
-
-  const csvLine = (rejection: Rejection): string => {
-    const cells = new Array<string>(header!.length).fill('');
-    const raw = placeCells(rejection.row, header!, headerIndex!, cells) ?? rejection.raw ?? '';
-    cells.push(raw, rejection.file, String(rejection.line), reasonText(rejection));
-    if (runLabel !== undefined) cells.push(runLabel);
-    return `${cells.map(csvCell).join(',')}\n`;
-  };
-
-  const writeCsv = (rejection: Rejection): boolean => {
-    const s = stream!;
-    if (!header) {
-      const sourceHeader = rejection.row?.source.header;
-      if (!sourceHeader && waiting.length < MAX_WAITING) {
-        waiting.push(rejection);
-        return true;
-      }
-      writeHeader(sourceHeader ?? []);
-      const earlier = waiting;
-      waiting = [];
-      for (const w of earlier) s.write(csvLine(w));
-    }
-    return s.write(csvLine(rejection));
-  };
-
-  const jsonLine = (rejection: Rejection): string => {
-    const row = rejection.row;
-    if (row?.kind === 'json') return jsonRowLine(row, rejection, runLabel);
-    const out: Record<string, unknown> = {};
-    if (row?.kind === 'csv') {
-      const names = row.source.header ?? [];
-      names.forEach((name, i) => {
-        out[name] = defuseCell(row.cells[i] ?? '');
-      });
-    } else if (row?.kind === 'malformed') out._raw = defuseCell(row.raw);
-    else if (rejection.raw !== undefined) out._raw = defuseCell(rejection.raw);
-    out._file = rejection.file;
-    out._line = rejection.line;
-    out._reason = defuseCell(reasonText(rejection));
-    if (runLabel !== undefined) out._run = runLabel;
-    return `${JSON.stringify(out)}\n`;
-  };
-
   return {
     get count() {
       return count;
@@ -162,118 +74,63 @@ export function openRejects(path: string | (() => string), options: RejectsOptio
       return dropped;
     },
     write(rejection) {
-      const s = stream ?? open();
+      file ??= openFile(typeof path === 'string' ? path : path(), meta, options.run);
       count++;
       if (count > maxRows) {
         dropped++;
         return undefined;
       }
-      const ok = jsonl ? s.write(jsonLine(rejection)) : writeCsv(rejection);
-      return ok ? undefined : once(s, 'drain').then(() => undefined);
+      const ok = file.jsonl ? file.stream.write(jsonLine(rejection, file.run)) : writeCsv(file, rejection);
+      return ok ? undefined : once(file.stream, 'drain').then(() => undefined);
     },
     async close() {
-      if (!stream) return;
-      const s = stream;
-      if (!jsonl && !header) {
-        writeHeader([]);
-        for (const w of waiting) s.write(csvLine(w));
-        waiting = [];
-      }
-      await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
-        s.end(() => resolve());
-      });
+      if (file) await closeFile(file);
     },
   };
 }
 
-/**
- * A JSON row's line as it came, with _file, _line and _reason added as its last members: never parsed and
- * written again, which dropped a `__proto__` member, rounded large numbers and overflowed the stack on
- * a value nested 5,000 levels deep (issue 24). A member of the same name in the line comes first, so a
- * JSON reader takes ours.
- */
-function jsonRowLine(row: JsonRow, rejection: Rejection, run: string | undefined): string {
-  const text = row.text.trim();
-  const body = text.slice(0, text.lastIndexOf('}')).trimEnd();
-  const meta = [
-    `"_file":${JSON.stringify(rejection.file)}`,
-    `"_line":${rejection.line}`,
-    `"_reason":${JSON.stringify(defuseCell(reasonText(rejection)))}`,
-    ...(run === undefined ? [] : [`"_run":${JSON.stringify(run)}`]),
-  ].join(',');
-  const empty = body.slice(1).trim() === '';
-  return `${body}${empty ? '' : ','}${meta}}\n`;
+/** Opens the file at the first row: named now, appended to, its run label asked now. */
+function openFile(path: string, meta: readonly string[], run: (() => string) | undefined): OpenRejects {
+  const jsonl = isJsonLines(path);
+  const label = run?.();
+  const { stream, keptHeader } = openForAppend(path, meta, jsonl);
+  const file: OpenRejects = { stream, jsonl, meta, run: label, waiting: [] };
+  if (keptHeader) file.header = csvHeader(keptHeader);
+  return file;
 }
 
-/** Puts a CSV row's cells under the header by column name; returns the row's text for _raw otherwise. */
-function placeCells(
-  row: SourceRow | undefined,
-  header: string[],
-  index: Map<string, number>,
-  out: string[],
-): string | undefined {
-  if (!row) return undefined;
-  if (row.kind === 'malformed') return row.raw;
-  if (row.kind === 'json') return row.text;
-  const names = row.source.header ?? [];
-  if (names === header) {
-    for (let i = 0; i < header.length; i++) out[i] = row.cells[i] ?? '';
-    return undefined;
+/** A CSV row, under the header; before any source header it waits (up to MAX_WAITING) for one. */
+function writeCsv(file: OpenRejects, rejection: Rejection): boolean {
+  if (!file.header) {
+    const sourceHeader = rejection.row?.source.header;
+    if (!sourceHeader && file.waiting.length < MAX_WAITING) {
+      file.waiting.push(rejection);
+      return true;
+    }
+    writeHeader(file, sourceHeader ?? []);
   }
-  // A later file with another header: place cells by column name; columns the first file lacks are dropped.
-  names.forEach((name, i) => {
-    const at = index.get(normalizeColumnName(name));
-    if (at !== undefined) out[at] = row.cells[i] ?? '';
+  return file.stream.write(csvLine(rejection, file.header!, file.run));
+}
+
+/** Writes the header line, then the rows that waited for it. */
+function writeHeader(file: OpenRejects, names: string[]): void {
+  file.header = csvHeader(names);
+  file.stream.write(csvHeaderLine(names, file.meta));
+  const earlier = file.waiting;
+  file.waiting = [];
+  for (const w of earlier) file.stream.write(csvLine(w, file.header, file.run));
+}
+
+/** Ends the file: a CSV file that never saw a source header gets an empty one, with the rows that waited. */
+async function closeFile(file: OpenRejects): Promise<void> {
+  if (!file.jsonl && !file.header) writeHeader(file, []);
+  const s = file.stream;
+  await new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.end(() => resolve());
   });
-  return undefined;
 }
 
 function isJsonLines(path: string): boolean {
   return /\.(jsonl|ndjson|json)$/i.test(path);
-}
-
-function endsWith(names: readonly string[], tail: readonly string[]): boolean {
-  if (names.length < tail.length) return false;
-  const from = names.length - tail.length;
-  return tail.every((name, i) => names[from + i] === name);
-}
-
-/** Bytes of an existing file read for its header line: a header longer than this is not ours to reuse. */
-const HEADER_BYTES = 64 * 1024;
-
-/** What an existing rejects file holds: its first line's cells (a CSV header), and whether it ends mid-line. */
-function readExisting(fd: number): { header?: string[]; unterminated: boolean } {
-  const size = fstatSync(fd).size;
-  if (size === 0) return { unterminated: false };
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  const start = Buffer.alloc(Math.min(size, HEADER_BYTES));
-  readSync(fd, start, 0, start.length, 0);
-  const end = start.indexOf(10);
-  const line = end < 0 ? undefined : start.subarray(0, end).toString('utf8').replace(/\r$/, '');
-  return { header: line === undefined ? undefined : csvCells(line), unterminated: last[0] !== 10 };
-}
-
-/** One CSV line's cells (as csvCell wrote them: quotes doubled inside quoted cells). */
-export function csvCells(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c !== '"') cell += c;
-      else if (line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else quoted = false;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell);
-  return cells;
 }

@@ -7,8 +7,8 @@ import { isPostgresUrl } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import type { RunRow } from '../../ledger/types.js';
+import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import type { CommandContext } from '../program.js';
 import { describeLedgerChoice, type LedgerLocation, ledgerLocation } from './ledger-location.js';
 
 /** The runs, newest first: none when the SQLite file does not exist yet (history creates nothing). */

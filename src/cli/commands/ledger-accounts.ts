@@ -14,8 +14,8 @@ import { isPostgresUrl } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
+import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import type { CommandContext } from '../program.js';
 import { type LedgerLocation, ledgerLocation } from './ledger-location.js';
 import { lockStaleMs } from './ledger-session.js';
 

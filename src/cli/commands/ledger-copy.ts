@@ -8,8 +8,8 @@ import { copyLedger } from '../../ledger/copy-ledger.js';
 import { acquireLock, describeReplaced } from '../../ledger/lock.js';
 import { isPostgresUrl } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
+import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import type { CommandContext } from '../program.js';
 import { ledgerLocation } from './ledger-location.js';
 import { lockStaleMs } from './ledger-session.js';
 

@@ -13,7 +13,7 @@ import { copyLedgerFile } from '../../ledger/copy-ledger-file.js';
 import { acquireLock } from '../../ledger/lock.js';
 import { isPostgresUrl, ledgerBesideConfig, userLedgerPath } from '../../ledger/paths.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../context.js';
 import { lockStaleMs } from './ledger-session.js';
 
 /** The ledger a run uses and where that choice came from. */

@@ -1,8 +1,8 @@
 // `revimport presets [name]`: list the built-in presets, or show one's mapping.
 import { UsageError } from '../../errors.js';
 import { findPreset, presets, unknownPreset } from '../../mapping/presets/index.js';
+import type { CommandContext } from '../context.js';
 import { ExitCode } from '../exit-codes.js';
-import type { CommandContext } from '../program.js';
 
 export async function presetsCommand(
   name: string | undefined,

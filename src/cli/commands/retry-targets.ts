@@ -4,7 +4,7 @@ import { ConfigError } from '../../errors.js';
 import { maskUrl } from '../../ledger/postgres/connection.js';
 import { targetLabel } from '../../ledger/target.js';
 import type { AccountRow } from '../../ledger/types.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../context.js';
 import { withStore } from './ledger-accounts.js';
 import { ledgerLocation } from './ledger-location.js';
 
