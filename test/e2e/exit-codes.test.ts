@@ -258,7 +258,9 @@ describe('exit 5: one run at a time per ledger', () => {
         env: pushEnv(r.url, key, state),
       },
     );
-    await delay(500);
+    // Ctrl-C once the run says it waits: a signal sent before its handlers exist (a fixed 500 ms under load
+    // was not always enough) would kill it outright.
+    while (!/waiting up to 600 s/.test(waiting.stderr)) await delay(20);
     waiting.child.kill('SIGINT');
     const stopped = await waiting.done;
     expect(stopped.code).toBe(130);

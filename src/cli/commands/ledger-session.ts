@@ -9,7 +9,7 @@ import { openLedger } from '../../ledger/ledger.js';
 import type { LedgerStore } from '../../ledger/ledger-store.js';
 import { acquireLock, defaultStaleMs, describeReplaced } from '../../ledger/lock.js';
 import { acquireAdvisoryLock } from '../../ledger/postgres/advisory-lock.js';
-import { type ConnectionSource, isPostgresUrl } from '../../ledger/postgres/connection.js';
+import { type ConnectionSource, isPostgresUrl, maskUrl } from '../../ledger/postgres/connection.js';
 import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
@@ -79,7 +79,23 @@ export function lockStaleMs(env: Record<string, string | undefined>): number {
   return seconds * 1000;
 }
 
-/** The lock wait ended by Ctrl-C or SIGTERM, or refused: noted in history, then thrown. */
+/**
+ * The lock's sleep between two tries: Ctrl-C or SIGTERM ends it at once, and the first one says why the run
+ * is waiting (a person at a terminal would otherwise see nothing for up to --wait seconds).
+ */
+function waitingSleep(session: Session, ledger: string): (ms: number) => Promise<void> {
+  let said = false;
+  return (ms) => {
+    if (!said) {
+      said = true;
+      session.notify(
+        `another run holds the ledger ${ledger}: waiting up to ${session.waitMs / 1000} s for it to finish (Ctrl-C stops)`,
+      );
+    }
+    return delay(ms, undefined, { signal: session.signal });
+  };
+}
+
 /** A run's times as history records them: durationMs is exactly finishedAt - startedAt (issue 20). */
 interface RunTimes {
   startedAt: number;
@@ -104,11 +120,11 @@ function refused(session: Session, waited: number, note: (code: number, times: R
 }
 
 async function withSqliteLedger(session: Session): Promise<Summary> {
-  const { settings, run, signal } = session;
+  const { settings, run } = session;
   // Ctrl-C or SIGTERM while waiting for another run must end the wait, not be ignored for --wait seconds.
   const lock = await acquireLock(settings.statePath, {
     waitMs: session.waitMs,
-    sleep: (ms) => delay(ms, undefined, { signal }),
+    sleep: waitingSleep(session, settings.statePath),
     staleMs: lockStaleMs(process.env),
   }).catch(
     refused(session, Date.now(), async (code, times) => {
@@ -150,7 +166,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
 }
 
 async function withPostgresLedger(session: Session): Promise<Summary> {
-  const { settings, run, signal } = session;
+  const { settings, run } = session;
   const source: ConnectionSource = {
     url: settings.statePath,
     passwordFile: settings.statePasswordFile,
@@ -159,7 +175,7 @@ async function withPostgresLedger(session: Session): Promise<Summary> {
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const lock = await acquireAdvisoryLock(source, target, {
     waitMs: session.waitMs,
-    sleep: (ms) => delay(ms, undefined, { signal }),
+    sleep: waitingSleep(session, maskUrl(settings.statePath)),
   }).catch(
     refused(session, Date.now(), async (code, times) => {
       const ledger = await PostgresLedger.open(source, { merges: false });
