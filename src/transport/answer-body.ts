@@ -1,7 +1,6 @@
 // What a response body is: JSON (the CRM speaking), empty, or something else (a login page, a firewall's
 // block page, a proxy's error), described for messages by its content type and <title>, never quoted whole.
-import type { ResponseHeaders } from './classify.js';
-import { maxResponseBytes } from './client.js';
+import { maxResponseBytes, type ResponseHeaders } from './response.js';
 
 /** application/json, application/problem+json, application/vnd.api+json... */
 const jsonMediaType = /^application\/(?:[\w.-]+\+)?json$/;

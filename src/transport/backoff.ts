@@ -18,6 +18,30 @@ export function backoffDelay(attempt: number, options: BackoffOptions, random: (
   return Math.floor(Math.max(0, Math.min(random(), 1)) * ceiling);
 }
 
+/** What decides the wait before a body's next try. */
+export interface RetryWaitOptions {
+  backoff: BackoffOptions;
+  /** Retry-After is honoured up to this. */
+  maxRetryAfterMs: number;
+}
+
+/**
+ * The wait before the next try after failed attempt `attempt`: the full-jitter backoff, or longer when the
+ * server asked for more (Retry-After `afterMs`, capped at maxRetryAfterMs). `retryAfterMs` is that capped
+ * ask (undefined when the server named none): it pauses every body, not only this one.
+ */
+export function retryWait(
+  attempt: number,
+  afterMs: number | undefined,
+  options: RetryWaitOptions,
+  random: () => number,
+): { delayMs: number; retryAfterMs: number | undefined } {
+  const delayMs = backoffDelay(attempt, options.backoff, random);
+  if (afterMs === undefined) return { delayMs, retryAfterMs: undefined };
+  const retryAfterMs = Math.min(afterMs, options.maxRetryAfterMs);
+  return { delayMs: Math.max(delayMs, retryAfterMs), retryAfterMs };
+}
+
 /**
  * The longest wait between two tries: 30 s, or a tenth of the retry time budget when that is shorter, so a
  * short budget is still probed about ten times rather than spent in one or two long sleeps.

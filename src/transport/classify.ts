@@ -2,9 +2,9 @@
 // semantics (seed interface §7), so every decision about them lives here.
 import { describeBody, isForeignBody } from './answer-body.js';
 import { parseRetryAfter } from './backoff.js';
+import type { ResponseHeaders } from './response.js';
 
-/** Response headers as undici gives them (lower-case names). */
-export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+export type { ResponseHeaders } from './response.js';
 
 export type Outcome =
   /** A 2xx with a JSON or empty body: the batch is stored. */

@@ -5,11 +5,11 @@ import { type Dispatcher, Pool, ProxyAgent } from 'undici';
 import { UsageError } from '../errors.js';
 import { quote } from '../quote.js';
 import { urlProblem } from '../url-problem.js';
-import type { ResponseHeaders } from './classify.js';
 import { isLoopback } from './proxy.js';
+import { maxResponseBytes, type ResponseHeaders } from './response.js';
 
-/** At most this much of a response body is kept; the rest is drained unread. */
-export const maxResponseBytes = 64 * 1024;
+export { maxResponseBytes } from './response.js';
+
 const maxDrainBytes = 1024 * 1024;
 
 /** A request that got no HTTP answer: network error, time-out or cancellation. Never holds the key. */

@@ -1,6 +1,7 @@
 // How the deliverer reports the fate of records: counters plus the caller's hooks, each item exactly
 // once. A hook that throws (a failed ledger write) is handed to `onHookError`, which stops the run.
 import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
+import { maskKey } from './mask-key.js';
 
 /** One record, serialized once when pushed. */
 export interface Part<T> {
@@ -42,7 +43,7 @@ export function createOutcomes<T>(
 ) {
   const itemsOf = (parts: Part<T>[]): T[] => parts.map((part) => part.item);
   // A server may echo what it was sent; its words end up in rejects files and logs.
-  const redact = (text: string) => (apiKey ? text.split(apiKey).join('***') : text);
+  const redact = (text: string) => maskKey(text, apiKey);
 
   function call(hook: () => void): void {
     try {

@@ -1,18 +1,38 @@
-// The life of one body: wait for its turn, send it, and act on the answer: deliver, reject, split,
-// stop the run, or retry the same bytes (same Idempotency-Key) until its time budget, or the optional
-// count, is spent.
+// The delivery state machine of one body: wait for its turn, journal it, send it, classify the answer,
+// then settle, split, stop the run, or retry the same bytes (same Idempotency-Key) until its time budget,
+// or the optional count, is spent. Each transition is a small function below the machine.
+//
+//   batch (body-queue.ts: filled by count and bytes, or split off a refused body)
+//     │
+//     ▼
+//   wait ─────────── halted ──────────────> unsent (abandoned; failed once the budget is spent)
+//     │ (pacing: in-flight limit, Retry-After pause, rate)          ▲
+//     ▼                                                             │
+//   journal (first attempt only: beforeSend, durable before sent) ─┘ halted
+//     │
+//     ▼
+//   send ── no answer ──────────────────────────────────────┐ (setup error: stop)
+//     │                                                      │
+//     ▼                                                      ▼
+//   classify ─ delivered ─────> settle                     retry ─ count or budget spent ─> fail
+//     │      ─ rejected ──────> reject                       │                   (budget: the run stops)
+//     │      ─ 400/422/413 ───> split (one record: reject)   └── backoff ──> wait
+//     │      ─ foreign ───────> probe one record / split / stop
+//     │      ─ auth, endpoint, unproven ──> stop (abandon)
+//     └──────── retry ────────> retry
 import { performance } from 'node:perf_hooks';
-import type { Dispatcher } from 'undici';
-import { AuthError, ConfigError, DeliveryError } from '../errors.js';
-import { type BackoffOptions, backoffDelay } from './backoff.js';
-import { classify, serverMessage } from './classify.js';
+import { retryWait } from './backoff.js';
+import type { BodyContext } from './body-context.js';
+import { classify, type Outcome, serverMessage } from './classify.js';
 import { type PostResponse, postBatch, TransportError } from './client.js';
-import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
 import { idempotencyKey } from './idempotency.js';
-import type { Job, Outcomes, Part } from './outcomes.js';
-import type { Pacing } from './pacing.js';
+import { maskKey } from './mask-key.js';
+import type { Job } from './outcomes.js';
 import { proxyFailure } from './proxy.js';
 import { setupError } from './setup-errors.js';
+import { keyRefused, notTheCrm, notTheCrmBecause, wrongEndpoint } from './stop-errors.js';
+
+export type { BodyContext } from './body-context.js';
 
 const timeoutCodes = new Set([
   'ETIMEDOUT',
@@ -20,201 +40,168 @@ const timeoutCodes = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+/** Answers that do not end the one-request probe: not the CRM speaking, or not yet (pacing.ts). */
+const keepsProbing = new Set<Outcome['kind']>(['retry', 'auth', 'endpoint', 'unproven', 'foreign']);
 
-/** What sendBody shares with the deliverer that owns the queue. */
-export interface BodyContext<T> {
-  request: { url: URL; apiKey: string; userAgent: string; timeoutMs: number };
-  /** Resends per body at most; Infinity: only the time budget ends the retries. */
-  retries: number;
-  backoff: BackoffOptions;
-  maxRetryAfterMs: number;
-  maxRetryTimeMs: number;
-  now: () => number;
-  random: () => number;
-  dispatcher: Dispatcher;
-  /** The proxy in use, for messages. */
-  proxy: URL | undefined;
-  pacing: Pacing;
-  stats: DeliveryStats;
-  hooks: DeliveryHooks<T>;
-  outcomes: Outcomes<T>;
-  /** Cancels in-flight requests (end of the abort grace period). */
-  cancel: AbortSignal;
-  /** Sleep that ends early when the run stops. */
-  pause(ms: number): Promise<void>;
-  /** True once nothing more may be sent (abort, stop, or budget spent). */
-  halted(): boolean;
-  /** Settle parts that will not be sent: abandoned, or failed when the budget is spent. */
-  settleUnsent(parts: Part<T>[]): void;
-  stop(error: Error): void;
-  spendBudget(): void;
-  split(job: Job<T>, fromTooLarge: boolean): void;
-  /** A 413 half got through: later batches use at most this many records. */
-  shrinkBatch(size: number): void;
+/** One distinct body on its way: the same bytes, hence the same key, on every attempt. */
+interface Body<T> {
+  readonly context: BodyContext<T>;
+  readonly job: Job<T>;
+  readonly text: string;
+  readonly key: string;
+  attempt: number;
+  /**
+   * The body's own clock, as curl's --retry-max-time: a 30% share of 5xx over a long run must not spend a
+   * run-wide budget (issue 20); a real outage still ends the run once one body has waited it out.
+   */
+  firstFailureAt: number | undefined;
 }
 
+/** A transient failure (no answer, or an answer asking to try again): what the retry step needs. */
+interface Retry {
+  reason: string;
+  /** Slows the whole run down (429, 503, time-outs). */
+  throttle: boolean;
+  afterMs: number | undefined;
+  status: number | undefined;
+}
+
+/** What a transition leaves to do: nothing (settled, split, or the run stopped), or a retry. */
+type Next = Retry | undefined;
+
 export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise<void> {
-  const { parts } = job;
-  const { outcomes, pacing, stats, hooks } = context;
-  const body = `[${parts.map((part) => part.json).join(',')}]`;
-  const key = idempotencyKey(body);
-  // The body's own clock, as curl's --retry-max-time: a 30% share of 5xx over a long run must not spend a
-  // run-wide budget (issue 20); a real outage still ends the run once one body has waited it out.
-  let firstFailureAt: number | undefined;
-  for (let attempt = 1; ; attempt += 1) {
-    for (
-      let wait = pacing.delayBeforeStart();
-      wait > 0 && !context.halted();
-      wait = pacing.delayBeforeStart()
-    ) {
-      await context.pause(wait);
-    }
-    if (context.halted()) return context.settleUnsent(parts);
-    if (attempt === 1) {
+  const text = `[${job.parts.map((part) => part.json).join(',')}]`;
+  const body: Body<T> = {
+    context,
+    job,
+    text,
+    key: idempotencyKey(text),
+    attempt: 1,
+    firstFailureAt: undefined,
+  };
+  const { run } = context;
+  for (;;) {
+    const turn = waitTurn(context);
+    if (turn) await turn;
+    if (run.halted()) return run.settleUnsent(job.parts);
+    if (body.attempt === 1) {
       // A ledger on another thread answers later: the request waits until the batch is durable there.
-      const written = outcomes.announce(parts, key);
+      const written = context.outcomes.announce(job.parts, body.key);
       if (written) await written;
-      if (context.halted()) return context.settleUnsent(parts);
+      if (run.halted()) return run.settleUnsent(job.parts);
     }
-
-    let response: PostResponse | undefined;
-    let reason: string;
-    let throttle = false;
-    let afterMs: number | undefined;
-    stats.requests += 1;
-    const started = performance.now();
-    try {
-      response = await postBatch(context.dispatcher, {
-        ...context.request,
-        body,
-        idempotencyKey: key,
-        signal: context.cancel,
-      });
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      const info = {
-        error: error.code,
-        durationMs: performance.now() - started,
-        records: parts.length,
-        attempt,
-      };
-      outcomes.call(() => hooks.onRequest?.(info));
-      // A certificate this machine refuses or a proxy refusing us: no retry can help (exit 2 at once).
-      const setup = setupError(error, context.request.url, context.proxy);
-      if (setup) {
-        context.stop(setup);
-        return outcomes.abandoned(parts);
-      }
-      reason = (context.proxy && proxyFailure(error.code, context.proxy, context.request.url)) || error.code;
-      throttle = timeoutCodes.has(error.code);
-    }
-    if (response) {
-      const { status, durationMs, text } = response;
-      outcomes.call(() => hooks.onRequest?.({ status, durationMs, records: parts.length, attempt }));
-      // A page may echo the request: the key is masked before any of it is quoted (and cut to a bound).
-      const { apiKey } = context.request;
-      const outcome = classify(
-        status,
-        response.headers,
-        context.now(),
-        apiKey ? text.split(apiKey).join('***') : text,
-      );
-      // An answer that is not the CRM's must not open the gates to parallel requests either.
-      if (!['retry', 'auth', 'endpoint', 'unproven', 'foreign'].includes(outcome.kind)) pacing.answered();
-      switch (outcome.kind) {
-        case 'delivered':
-          pacing.succeeded();
-          if (job.fromTooLarge) context.shrinkBatch(parts.length);
-          return outcomes.delivered(parts, status, key);
-        case 'auth':
-          context.stop(
-            new AuthError(`the server refused the API key (HTTP ${status}); nothing more was sent`, {
-              hint: 'check the key (REVIMPORT_API_KEY or apiKeyFile) and that it may import revenues',
-            }),
-          );
-          return outcomes.abandoned(parts);
-        case 'endpoint':
-          context.stop(
-            new ConfigError(
-              `${context.request.url.href} answered ${outcome.message}; nothing more was sent`,
-              {
-                hint: 'the records not delivered stay pending in the ledger: fix baseUrl and run again',
-              },
-            ),
-          );
-          return outcomes.abandoned(parts);
-        case 'unproven':
-          context.stop(
-            notTheCrm(
-              context,
-              status,
-              outcome.answer,
-              ': no proof the records were stored, so none is marked delivered',
-            ),
-          );
-          return outcomes.abandoned(parts);
-        case 'foreign':
-          if (parts.length === 1) {
-            context.stop(
-              notTheCrm(
-                context,
-                status,
-                outcome.answer,
-                ', even to one record sent alone: not the CRM judging the records, so none is marked rejected',
-              ),
-            );
-            return outcomes.abandoned(parts);
-          }
-          if (job.probed) return context.split(job, false);
-          return probeOne(context, job);
-        case 'split-rejected':
-          // A single record is never split: it is the bad one (explicit base case).
-          if (parts.length === 1) return outcomes.rejected(parts, status, serverMessage(status, text));
-          return context.split(job, false);
-        case 'too-large':
-          if (parts.length > 1) return context.split(job, true);
-          return outcomes.rejected(parts, status, `record too large for the server (HTTP ${status})`);
-        case 'rejected':
-          return outcomes.rejected(parts, status, serverMessage(status, text));
-        case 'retry':
-          reason = `HTTP ${status}`;
-          throttle = outcome.throttle;
-          afterMs = outcome.afterMs;
-      }
-    }
-
-    if (context.halted()) return context.settleUnsent(parts);
-    if (throttle) pacing.throttled();
-    if (attempt > context.retries)
-      return outcomes.failed(
-        parts,
-        `gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${reason!}`,
-      );
-    let wait = backoffDelay(attempt, context.backoff, context.random);
-    const now = context.now();
-    if (afterMs !== undefined) {
-      const capped = Math.min(afterMs, context.maxRetryAfterMs);
-      wait = Math.max(wait, capped);
-      pacing.pauseUntil(now + capped);
-    }
-    firstFailureAt ??= now;
-    if (now + wait > firstFailureAt + context.maxRetryTimeMs) {
-      // Waiting would outlive the budget: give up on this body and everything after it (exit 4, resume later).
-      // This body says why it failed (a refused proxy, a 503); the ones after it were never tried to the end.
-      context.spendBudget();
-      const seconds = Math.round((now - firstFailureAt) / 1000);
-      return outcomes.failed(
-        parts,
-        `gave up after ${attempt} attempt${attempt === 1 ? '' : 's'} in ${seconds} s, the retry time budget (--max-retry-time): ${reason!}`,
-      );
-    }
-    stats.retries += 1;
-    const retryAfterMs = afterMs === undefined ? undefined : Math.min(afterMs, context.maxRetryAfterMs);
-    outcomes.call(() =>
-      hooks.onRetry?.({ attempt, delayMs: wait, reason, status: response?.status, retryAfterMs }),
-    );
-    await context.pause(wait);
+    const retry = await send(body);
+    if (!retry || !(await retryLater(body, retry))) return;
   }
+}
+
+/** wait: undefined when the body may go now, else the wait (cut short when the run halts). */
+function waitTurn<T>(context: BodyContext<T>): Promise<void> | undefined {
+  const wait = context.pacing.delayBeforeStart();
+  return wait > 0 ? waitFor(context, wait) : undefined;
+}
+
+async function waitFor<T>(context: BodyContext<T>, first: number): Promise<void> {
+  const { pacing, run } = context;
+  for (let wait = first; wait > 0 && !run.halted(); wait = pacing.delayBeforeStart()) await run.pause(wait);
+}
+
+/** send: one request; its answer (or its absence) picks the next transition. */
+async function send<T>(body: Body<T>): Promise<Next> {
+  const { context } = body;
+  context.stats.requests += 1;
+  const started = performance.now();
+  let response: PostResponse;
+  try {
+    response = await postBatch(context.dispatcher, {
+      ...context.request,
+      body: body.text,
+      idempotencyKey: body.key,
+      signal: context.run.cancel,
+    });
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    return noAnswer(body, error, performance.now() - started);
+  }
+  return answered(body, response);
+}
+
+/** No answer: a setup no retry can cure stops the run (exit 2 at once); anything else is retried. */
+function noAnswer<T>(body: Body<T>, error: TransportError, durationMs: number): Next {
+  const { context, job } = body;
+  const info = { error: error.code, durationMs, records: job.parts.length, attempt: body.attempt };
+  context.outcomes.call(() => context.hooks.onRequest?.(info));
+  // A certificate this machine refuses or a proxy refusing us: no retry can help.
+  const { url } = context.request;
+  const setup = setupError(error, url, context.proxy);
+  if (setup) return stopRun(body, setup);
+  const reason = (context.proxy && proxyFailure(error.code, context.proxy, url)) || error.code;
+  return { reason, throttle: timeoutCodes.has(error.code), afterMs: undefined, status: undefined };
+}
+
+/** classify: the machine's table of answers, one transition each. */
+function answered<T>(body: Body<T>, response: PostResponse): Next | Promise<Next> {
+  const { context, job } = body;
+  const { status, text } = response;
+  const records = job.parts.length;
+  const info = { status, durationMs: response.durationMs, records, attempt: body.attempt };
+  context.outcomes.call(() => context.hooks.onRequest?.(info));
+  // A page may echo the request: the key is masked before any of it is quoted (and cut to a bound).
+  const masked = maskKey(text, context.request.apiKey);
+  const outcome = classify(status, response.headers, context.now(), masked);
+  // An answer that is not the CRM's must not open the gates to parallel requests either.
+  if (!keepsProbing.has(outcome.kind)) context.pacing.answered();
+  switch (outcome.kind) {
+    case 'delivered':
+      return settle(body, status);
+    case 'rejected':
+      return reject(body, status, serverMessage(status, text));
+    case 'split-rejected':
+      // A single record is never split: it is the bad one (explicit base case).
+      return records === 1 ? reject(body, status, serverMessage(status, text)) : split(body, false);
+    case 'too-large':
+      return records === 1 ? reject(body, status, tooLarge(status)) : split(body, true);
+    case 'foreign':
+      return probeOrStop(body, status, outcome.answer);
+    case 'auth':
+      return stopRun(body, keyRefused(status));
+    case 'endpoint':
+      return stopRun(body, wrongEndpoint(context.request.url, outcome.message));
+    case 'unproven':
+      return stopRun(body, notTheCrm(context.request, status, outcome.answer, notTheCrmBecause.unproven));
+    case 'retry':
+      return { reason: `HTTP ${status}`, throttle: outcome.throttle, afterMs: outcome.afterMs, status };
+  }
+}
+
+const tooLarge = (status: number) => `record too large for the server (HTTP ${status})`;
+
+/** settle: delivered; a 413 half that got through sets the batch size for the rest of the run. */
+function settle<T>(body: Body<T>, status: number): Next {
+  const { context, job } = body;
+  context.pacing.succeeded();
+  if (job.fromTooLarge) context.run.shrinkBatch(job.parts.length);
+  context.outcomes.delivered(job.parts, status, body.key);
+  return undefined;
+}
+
+/** reject: the server refused these records for good (no retry, no split). */
+function reject<T>(body: Body<T>, status: number, message: string): Next {
+  body.context.outcomes.rejected(body.job.parts, status, message);
+  return undefined;
+}
+
+/** split: the halves go to the front of the queue, each a new body. */
+function split<T>(body: Body<T>, fromTooLarge: boolean): Next {
+  body.context.run.split(body.job, fromTooLarge);
+  return undefined;
+}
+
+/** stop: the run ends (the error says why); this body's records stay pending. */
+function stopRun<T>(body: Body<T>, error: Error): Next {
+  body.context.run.stop(error);
+  body.context.outcomes.abandoned(body.job.parts);
+  return undefined;
 }
 
 /**
@@ -223,24 +210,64 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
  * alone first: refused the same way, the run stops (records pending); through, the content matters and
  * the rest is bisected, the run stopping if a single record is refused that way.
  */
-async function probeOne<T>(context: BodyContext<T>, job: Job<T>): Promise<void> {
-  const [first, ...rest] = job.parts;
-  await sendBody(context, { parts: [first!], fromTooLarge: false, probed: true });
-  if (context.halted()) return context.settleUnsent(rest);
-  context.split({ parts: rest, fromTooLarge: false, probed: true }, false);
+function probeOrStop<T>(body: Body<T>, status: number, answer: string): Next | Promise<Next> {
+  const { context, job } = body;
+  if (job.parts.length === 1) {
+    return stopRun(body, notTheCrm(context.request, status, answer, notTheCrmBecause.refusedAlone));
+  }
+  if (job.probed) return split(body, false);
+  return probeOne(context, job);
 }
 
-/** The run stops on an answer that came from something other than the CRM; `why` says what it (dis)proves. */
-function notTheCrm<T>(context: BodyContext<T>, status: number, answer: string, why: string): DeliveryError {
-  const { url, apiKey } = context.request;
-  // A page may echo the request; the key must not reach a message through it.
-  const quoted = apiKey ? answer.split(apiKey).join('***') : answer;
-  return new DeliveryError(
-    `${url.href} answered HTTP ${status} (${quoted}) instead of JSON${why}; nothing more was sent`,
-    {
-      hint:
-        'a login page, proxy or firewall answered instead of the CRM; the records not delivered stay pending ' +
-        'in the ledger: once requests reach the CRM, run push again (or revimport retry)',
-    },
+async function probeOne<T>(context: BodyContext<T>, job: Job<T>): Promise<Next> {
+  const [first, ...rest] = job.parts;
+  await sendBody(context, { parts: [first!], fromTooLarge: false, probed: true });
+  if (context.run.halted()) context.run.settleUnsent(rest);
+  else context.run.split({ parts: rest, fromTooLarge: false, probed: true }, false);
+  return undefined;
+}
+
+const attempts = (count: number) => `${count} attempt${count === 1 ? '' : 's'}`;
+
+/** retry: wait and go again (true), or give up on the body (false): the count, or the budget, is spent. */
+async function retryLater<T>(body: Body<T>, retry: Retry): Promise<boolean> {
+  const { context, attempt } = body;
+  const { run, outcomes } = context;
+  if (run.halted()) return unsent(body);
+  if (retry.throttle) context.pacing.throttled();
+  if (attempt > context.retries) return failed(body, `gave up after ${attempts(attempt)}: ${retry.reason}`);
+  const { delayMs, retryAfterMs } = retryWait(attempt, retry.afterMs, context, context.random);
+  const now = context.now();
+  if (retryAfterMs !== undefined) context.pacing.pauseUntil(now + retryAfterMs);
+  body.firstFailureAt ??= now;
+  if (now + delayMs > body.firstFailureAt + context.maxRetryTimeMs) return outOfBudget(body, now, retry);
+  context.stats.retries += 1;
+  const info = { attempt, delayMs, reason: retry.reason, status: retry.status, retryAfterMs };
+  outcomes.call(() => context.hooks.onRetry?.(info));
+  await run.pause(delayMs);
+  body.attempt += 1;
+  return true;
+}
+
+/**
+ * Waiting would outlive the budget: give up on this body and everything after it (exit 4, resume later).
+ * This body says why it failed (a refused proxy, a 503); the ones after it were never tried to the end.
+ */
+function outOfBudget<T>(body: Body<T>, now: number, retry: Retry): false {
+  body.context.run.spendBudget();
+  const seconds = Math.round((now - body.firstFailureAt!) / 1000);
+  return failed(
+    body,
+    `gave up after ${attempts(body.attempt)} in ${seconds} s, the retry time budget (--max-retry-time): ${retry.reason}`,
   );
+}
+
+function failed<T>(body: Body<T>, reason: string): false {
+  body.context.outcomes.failed(body.job.parts, reason);
+  return false;
+}
+
+function unsent<T>(body: Body<T>): false {
+  body.context.run.settleUnsent(body.job.parts);
+  return false;
 }
