@@ -7,11 +7,11 @@ import { quote } from '../quote.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { maskEmail } from '../report/rejection.js';
 import { headerIndex, normalizeColumnName } from './column-name.js';
-import { compileJsonPath } from './json-path.js';
 import type { LookupTable } from './lookup.js';
 import { columnsOf, type MergedField, type MergedMapping, pathsOf } from './merge-mapping.js';
+import { ruleSource, type SourceGetter, sourceGetter, type ValueGetter } from './source-getter.js';
 
-export type ValueGetter = (row: SourceRow) => unknown;
+export type { ValueGetter } from './source-getter.js';
 
 export interface BoundField {
   field: RecordField;
@@ -86,7 +86,7 @@ export function bindMapping(merged: MergedMapping, source: SourceInfo, lookup?: 
       bound.column = `${spec.spec.lookup} (${found.table.file})`;
       bound.get = (row) => found.hit(row)?.[i] ?? undefined;
     } else if (spec && source.format === 'csv') bindColumn(bound, spec, index, header, source);
-    else if (spec) bindPath(bound, spec);
+    else if (spec) bindPath(bound, spec, index, source);
     const blank = spec?.spec.blank;
     const get = bound.get;
     if (blank && get) {
@@ -139,7 +139,7 @@ function bindLookup(
 } {
   const keys = merged.lookupKeys ?? [];
   const getters = keys.map((key) => {
-    const getter = ruleGetter({ column: key, path: key }, source, index);
+    const getter = sourceGetter([key], source, index, 'first');
     if (!getter) missingRuleColumn('mapping.lookup.key', { column: key }, source);
     return getter;
   });
@@ -192,11 +192,8 @@ function bindSumKey(
     typeof entry === 'string' ? entry : (entry.column ?? entry.path!),
   );
   const found = merged.sumBy.map((entry) => {
-    const getter = ruleGetter(
-      typeof entry === 'string' ? { column: entry, path: entry } : entry,
-      source,
-      index,
-    );
+    const alternatives = typeof entry === 'string' ? [entry] : ruleSource(entry, source);
+    const getter = sourceGetter(alternatives, source, index, 'first');
     if (!getter || typeof entry === 'string') return getter && { ...getter, when: undefined };
     // A key used only on the rows `when` accepts; a file without the `when` column never uses it.
     const when = ruleMatcher(entry.when, source, index);
@@ -225,27 +222,6 @@ function bindSumKey(
   };
 }
 
-/** A getter for a rule's column (CSV) or path (JSON), and its name; undefined when the file lacks it. */
-function ruleGetter(
-  rule: { column?: string | undefined; path?: string | undefined },
-  source: SourceInfo,
-  index: Map<string, number>,
-): { name: string; get: ValueGetter } | undefined {
-  if (source.format === 'csv') {
-    const name = rule.column ?? rule.path;
-    const i = name === undefined ? undefined : index.get(normalizeColumnName(name));
-    if (i === undefined) return undefined;
-    return {
-      name: source.header?.[i] ?? name!,
-      get: (row) => (row.kind === 'csv' ? row.cells[i] : undefined),
-    };
-  }
-  const text = rule.path ?? rule.column;
-  if (text === undefined) return undefined;
-  const path = compileJsonPath(text);
-  return { name: text, get: (row) => (row.kind === 'json' ? path.get(row.value) : undefined) };
-}
-
 /**
  * A keep-style rule (`{column | path, in | matches}`): the column's getter and whether a row's text is
  * accepted (`in`: trimmed, any case; `matches`: the regular expression); undefined when the file lacks it.
@@ -256,7 +232,7 @@ function ruleMatcher(
   source: SourceInfo,
   index: Map<string, number>,
 ): { name: string; text: (row: SourceRow) => string; accepts: (text: string) => boolean } | undefined {
-  const getter = ruleGetter(rule, source, index);
+  const getter = sourceGetter(ruleSource(rule, source), source, index, 'first');
   if (!getter) return undefined;
   const values = rule.in ? new Set(rule.in.map((v) => v.trim().toLowerCase())) : undefined;
   const pattern = rule.matches === undefined ? undefined : new RegExp(rule.matches, 'iu');
@@ -288,7 +264,7 @@ function bindRowRules(
   // row, nor print an address. Past this many values a rule's reasons share one key.
   const maxReasons = 20;
   for (const rule of merged.skip) {
-    const getter = ruleGetter(rule, source, index);
+    const getter = sourceGetter(ruleSource(rule, source), source, index, 'first');
     if (!getter) {
       if (merged.ruleOrigin.skip === 'user') missingRuleColumn('mapping.skip', rule, source);
       continue;
@@ -355,16 +331,7 @@ function bindDeduction(
   const deduction = merged[which];
   if (deduction === undefined) return undefined;
   const names = deductionColumns(deduction);
-  let getter: { name: string; get: ValueGetter } | undefined;
-  for (const name of names) {
-    getter ??= ruleGetter(
-      typeof deduction === 'string' || deduction.path === undefined
-        ? { column: name, path: name }
-        : { path: name },
-      source,
-      index,
-    );
-  }
+  const getter = sourceGetter(names, source, index, 'first');
   if (!getter) {
     if (merged.ruleOrigin[which] === 'user')
       missingRuleColumn(`mapping.${which}`, { column: names[0] }, source);
@@ -428,25 +395,9 @@ function bindColumn(
     return;
   }
   const columns = columnsOf(merged);
-  const present = columns
-    .map((column) => index.get(normalizeColumnName(column)))
-    .filter((i): i is number => i !== undefined);
-  if (present.length > 0) {
-    const first = present[0]!;
-    bound.column = header[first] ?? columns[0]!;
-    if (present.length === 1) {
-      bound.get = (row) => (row.kind === 'csv' ? row.cells[first] : undefined);
-      return;
-    }
-    // Alternatives the file all has: per row, the first non-empty (Shopify's `Paid at`, else `Created at`).
-    bound.get = (row) => {
-      if (row.kind !== 'csv') return undefined;
-      for (const i of present) {
-        const cell = row.cells[i];
-        if (cell !== undefined && cell.trim() !== '') return cell;
-      }
-      return undefined;
-    };
+  const getter = sourceGetter(columns, source, index, 'each row');
+  if (getter) {
+    useGetter(bound, getter);
     return;
   }
   // A preset maps optional columns an export may lack; a column the user named must exist.
@@ -493,18 +444,19 @@ function bindJoined(
   };
 }
 
-function bindPath(bound: BoundField, merged: MergedField): void {
-  const paths = pathsOf(merged).map(compileJsonPath);
-  if (paths.length === 0) return;
-  bound.column = paths[0]!.text;
-  bound.get = (row) => {
-    if (row.kind !== 'json') return undefined;
-    for (const p of paths) {
-      const value = p.get(row.value);
-      if (value !== undefined && value !== null && value !== '') return value;
-    }
-    return undefined;
-  };
+function bindPath(
+  bound: BoundField,
+  merged: MergedField,
+  index: Map<string, number>,
+  source: SourceInfo,
+): void {
+  const getter = sourceGetter(pathsOf(merged), source, index, 'each row');
+  if (getter) useGetter(bound, getter);
+}
+
+function useGetter(bound: BoundField, getter: SourceGetter): void {
+  bound.column = getter.name;
+  bound.get = getter.get;
 }
 
 /** Fields whose column feeds no other field: a cell is an amount or a time, never also an id or a name. */
