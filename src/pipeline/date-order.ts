@@ -17,7 +17,7 @@ import {
   decideDateOrder,
   swappedFormats,
 } from '../record/date-order.js';
-import { needsDetection, resolvePreset } from './checked-rows.js';
+import { needsDetection, resolvePreset } from './rows/preset-choice.js';
 
 /** Rows of stdin held in memory to decide its date order. */
 const STDIN_ORDER_ROWS = 100_000;
