@@ -4,13 +4,12 @@
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import type { BoundMapping } from '../mapping/compile-mapping.js';
 import type { ConversionRecord } from '../record/fields.js';
-import { carryDeductions } from '../record/validate.js';
 import { type BindingContext, bindFile } from './rows/file-binding.js';
 import { duplicateOf, invalid } from './rows/outcome.js';
 import { needsDetection, resolvePreset } from './rows/preset-choice.js';
 import { policyOutcome } from './rows/row-policy.js';
 import { SumGroups } from './rows/sum-groups.js';
-import { applyTransform } from './rows/transform.js';
+import { transformStep } from './rows/transform.js';
 import type { CheckedRow, CheckOptions, FileState, RowOutcome, SkippedRow } from './rows/types.js';
 import { SeenIds } from './seen-ids.js';
 
@@ -73,14 +72,9 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     const { bound, validator } = state;
     let candidate = validator.candidate(row);
     if (options.transform) {
-      const result = applyTransform(options.transform, candidate, row);
-      if (result === null) return { skipped: 'transform returned null', row };
-      if ('error' in result) {
-        return invalid(row, [
-          { column: '(transform)', value: '', reason: 'transform failed', message: result.error },
-        ]);
-      }
-      candidate = carryDeductions(candidate, result.candidate);
+      const transformed = transformStep(options.transform, candidate, row);
+      if (!('candidate' in transformed)) return transformed;
+      candidate = transformed.candidate;
     }
     const checked = validator.check(candidate);
     const summed = bound.sumKey ? sums.take(row, bound, checked, options.allowNegative) : undefined;

@@ -1,10 +1,29 @@
 // The user's JS transform (config `transform`) as one step of the row path: it sees the mapped fields
 // plus `$row` (the source columns) and returns the fields to validate, null to drop the row, or an error.
 import type { SourceRow } from '../../input/types.js';
-import type { Candidate } from '../../record/validate.js';
+import { type Candidate, carryDeductions } from '../../record/validate.js';
+import { invalid } from './outcome.js';
+import type { InvalidRow, SkippedRow } from './types.js';
+
+/** The transform step: the candidate to parse, or what the row became instead (dropped, or the transform failed). */
+export function transformStep(
+  transform: (row: Record<string, unknown>) => unknown,
+  candidate: Candidate,
+  row: SourceRow,
+): { candidate: Candidate } | SkippedRow | InvalidRow {
+  const result = applyTransform(transform, candidate, row);
+  if (result === null) return { skipped: 'transform returned null', row };
+  if ('error' in result) {
+    return invalid(row, [
+      { column: '(transform)', value: '', reason: 'transform failed', message: result.error },
+    ]);
+  }
+  result.candidate = carryDeductions(candidate, result.candidate);
+  return result;
+}
 
 /** The user's transform gets the mapped fields plus `$row` (source columns); null/false drops the row. */
-export function applyTransform(
+function applyTransform(
   transform: (row: Record<string, unknown>) => unknown,
   candidate: Candidate,
   row: SourceRow,
