@@ -1,9 +1,5 @@
-// Day first or month first, decided per file from all its rows before any of them is checked (issue 21).
-// A preset's `MM/dd/yyyy` formats meet UK and Australian PayPal downloads written `dd/MM/yyyy`: read cell by
-// cell, 05/03 became May 3 and 25/03 an impossible date. A first pass reads the file's datetime cells only
-// when its mapping has such a format from a preset (a format the user wrote is taken as written), and stops
-// at the first row otherwise. stdin cannot be read twice: its first STDIN_ORDER_ROWS rows are held and
-// decide; later rows of the other order are rejected (`impossible date`).
+// Day first or month first, decided per file from all its rows before any of them is checked (issue 21):
+// a first pass over the file's datetime cells (stdin: its first rows, held), then the formats to read it by.
 import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import type { SourceRow } from '../input/types.js';
@@ -17,7 +13,13 @@ import {
   decideDateOrder,
   swappedFormats,
 } from '../record/date-order.js';
-import { needsDetection, resolvePreset } from './checked-rows.js';
+import { needsDetection, resolvePreset } from './rows/preset-choice.js';
+
+// A preset's `MM/dd/yyyy` formats meet UK and Australian PayPal downloads written `dd/MM/yyyy`: read cell by
+// cell, 05/03 became May 3 and 25/03 an impossible date. A first pass reads the file's datetime cells only
+// when its mapping has such a format from a preset (a format the user wrote is taken as written), and stops
+// at the first row otherwise. stdin cannot be read twice: its first STDIN_ORDER_ROWS rows are held and
+// decide; later rows of the other order are rejected (`impossible date`).
 
 /** Rows of stdin held in memory to decide its date order. */
 const STDIN_ORDER_ROWS = 100_000;

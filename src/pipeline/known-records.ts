@@ -5,7 +5,7 @@
 import type { Settings } from '../config/settings.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { adjustmentId, contentHash, recordIdentity } from '../ledger/record-key.js';
-import type { LedgerEntry } from '../ledger/types.js';
+import type { DeliveredAmount, LedgerEntry } from '../ledger/types.js';
 import { quote } from '../quote.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { fromMinorUnits, toMinorUnits } from '../record/money.js';
@@ -33,131 +33,162 @@ export interface KnownContext {
   reportKnown: boolean;
 }
 
+/** What becomes of a record the ledger knows: sent (again), or counted under one of the others and not sent. */
+export type KnownAction = 'send' | 'already sent' | 'changed' | 'pending' | 'rejected before';
+
+/** The decision alone: the entry's state, whether the record's content is the one the ledger holds, --resend. */
+export function knownAction(state: LedgerEntry['state'], same: boolean, resend: ResendMode): KnownAction {
+  switch (state) {
+    case 'delivered':
+      if (resend === 'all' || (resend === 'changed' && !same)) return 'send';
+      return same ? 'already sent' : 'changed';
+    case 'pending':
+    case 'failed':
+      // Outstanding after this run resent it (resendOutstanding, before any file): it was tried once in
+      // this run, and stays in the ledger for the next. The file's copy went out again in a new body,
+      // under a new Idempotency-Key (found by test/e2e/resend-once.test.ts).
+      return same ? 'pending' : 'send';
+    case 'rejected':
+      // The server refused this content: sending it unchanged again only gets the same answer.
+      return !same || resend === 'all' ? 'send' : 'rejected before';
+  }
+}
+
 /** Returns `knownAlready(item, entry)`: true when the record is counted here and not to be sent. */
 export function knownRecords(context: KnownContext): (item: Item, entry: LedgerEntry) => Promise<boolean> {
-  const { settings, resend, summary, changedDifference, deliverer, ledger, reject, reportKnown } = context;
-  /** A record the ledger knows, counted here and not sent: true; false when it is to be sent. */
-  const knownAlready = async (item: Item, entry: LedgerEntry): Promise<boolean> => {
-    const same = entry.contentHash === item.contentHash;
-    switch (entry.state) {
-      case 'delivered': {
-        const again = resend === 'all' || (resend === 'changed' && !same);
-        if (again) return false;
-        if (same) summary.alreadySent++;
-        else await changedSinceDelivered(item, entry);
+  const { summary } = context;
+  return async (item, entry) => {
+    switch (knownAction(entry.state, entry.contentHash === item.contentHash, context.resend)) {
+      case 'send':
+        return false;
+      case 'already sent':
+        summary.alreadySent++;
         return true;
-      }
+      case 'changed':
+        await changedSinceDelivered(context, item, entry);
+        return true;
       case 'pending':
-      case 'failed':
-        // Outstanding after this run resent it (resendOutstanding, before any file): it was tried once in
-        // this run, and stays in the ledger for the next. The file's copy went out again in a new body,
-        // under a new Idempotency-Key (found by test/e2e/resend-once.test.ts).
-        if (!same) return false;
         summary.pending++;
         return true;
-      case 'rejected':
-        // The server refused this content: sending it unchanged again only gets the same answer.
-        if (!same || resend === 'all') return false;
-        rejectedBefore(item);
+      case 'rejected before':
+        rejectedBefore(context, item);
         return true;
     }
   };
+}
 
-  const rejectedBefore = (item: Item) => {
-    summary.rejected++;
-    // Reported by the run the server refused it in (issue 20): known now, and no reason for exit 1 again.
-    summary.knownRefused++;
-    if (!reportKnown) return;
-    const id = item.record.conversionId;
-    reject({
-      file: item.file,
-      line: item.line,
-      stage: 'rejected',
-      row: item.row,
-      issues: [
-        {
-          column: item.idColumn,
-          value: id ?? '',
-          reason: 'rejected by server',
-          message: `${id === undefined ? 'this record' : `conversionId ${quote(id)}`} was refused by the server in an earlier run and is unchanged: not sent again (correct the row, or use --resend to send it as it is)`,
-        },
-      ],
-    });
+function rejectedBefore({ summary, reportKnown, reject }: KnownContext, item: Item): void {
+  summary.rejected++;
+  // Reported by the run the server refused it in (issue 20): known now, and no reason for exit 1 again.
+  summary.knownRefused++;
+  if (!reportKnown) return;
+  const id = item.record.conversionId;
+  reject({
+    file: item.file,
+    line: item.line,
+    stage: 'rejected',
+    row: item.row,
+    issues: [
+      {
+        column: item.idColumn,
+        value: id ?? '',
+        reason: 'rejected by server',
+        message: `${id === undefined ? 'this record' : `conversionId ${quote(id)}`} was refused by the server in an earlier run and is unchanged: not sent again (correct the row, or use --resend to send it as it is)`,
+      },
+    ],
+  });
+}
+
+/**
+ * A delivered order read again with other content. A change of value (a refund after delivery) is
+ * reported with its difference; under `refunds: adjust` the difference is sent once as an adjustment
+ * record (adjustmentId), after which the ledger holds the order at its new value.
+ */
+async function changedSinceDelivered(context: KnownContext, item: Item, entry: LedgerEntry): Promise<void> {
+  const { record } = item;
+  const was = entry.amount;
+  const difference = was === undefined ? 0 : deliveredDifference(record, was);
+  const onlyValue =
+    difference !== 0 && contentHash({ ...record, conversionValue: was!.value }) === entry.contentHash;
+  if (difference !== 0) context.changedDifference.add(record.conversionCurrency, difference);
+  if (onlyValue && context.settings.refunds === 'adjust' && record.conversionId !== undefined) {
+    await adjust(context, item, difference);
+    return;
+  }
+  context.summary.changed++;
+  reportChanged(context, item, was, difference, onlyValue);
+}
+
+/** How far the record's value moved from the amount delivered; 0 when it was delivered in another currency. */
+function deliveredDifference(record: ConversionRecord, was: DeliveredAmount): number {
+  if (was.currency !== record.conversionCurrency) return 0;
+  return fromMinorUnits(
+    toMinorUnits(record.conversionValue, record.conversionCurrency) -
+      toMinorUnits(was.value, record.conversionCurrency),
+    record.conversionCurrency,
+  );
+}
+
+/** `refunds: adjust`: the difference sent once as its own record; then the order stands at its new value. */
+async function adjust(context: KnownContext, item: Item, difference: number): Promise<void> {
+  const { record } = item;
+  const adjustment: ConversionRecord = {
+    ...record,
+    conversionValue: difference,
+    conversionId: adjustmentId(record.conversionId!, record.conversionValue),
   };
+  const identity = recordIdentity(adjustment);
+  const reprice = {
+    key: item.key,
+    contentHash: item.contentHash,
+    amount: { currency: record.conversionCurrency, value: record.conversionValue },
+  };
+  const { ledger } = context;
+  // A run that stopped between the adjustment's delivery and the reprice finishes the reprice here.
+  const earlier = ledger && (await ledger.ledger.lookup(ledger.targetId, [identity.key])).get(identity.key);
+  if (earlier?.state === 'delivered') {
+    await ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
+    context.summary.alreadySent++;
+    return;
+  }
+  await context.deliverer.push({
+    ...item,
+    record: adjustment,
+    key: identity.key,
+    contentHash: identity.contentHash,
+    reprice,
+  });
+}
 
-  /**
-   * A delivered order read again with other content. A change of value (a refund after delivery) is
-   * reported with its difference; under `refunds: adjust` the difference is sent once as an adjustment
-   * record (adjustmentId), after which the ledger holds the order at its new value.
-   */
-  const changedSinceDelivered = async (item: Item, entry: LedgerEntry) => {
-    const { record } = item;
-    const was = entry.amount;
-    const sameCurrency = was !== undefined && was.currency === record.conversionCurrency;
-    const difference = sameCurrency
-      ? fromMinorUnits(
-          toMinorUnits(record.conversionValue, record.conversionCurrency) -
-            toMinorUnits(was.value, record.conversionCurrency),
-          record.conversionCurrency,
-        )
-      : 0;
-    const onlyValue =
-      sameCurrency &&
-      difference !== 0 &&
-      contentHash({ ...record, conversionValue: was.value }) === entry.contentHash;
-    if (difference !== 0) changedDifference.add(record.conversionCurrency, difference);
-    if (onlyValue && settings.refunds === 'adjust' && record.conversionId !== undefined) {
-      const adjustment: ConversionRecord = {
-        ...record,
-        conversionValue: difference,
-        conversionId: adjustmentId(record.conversionId, record.conversionValue),
-      };
-      const identity = recordIdentity(adjustment);
-      const reprice = {
-        key: item.key,
-        contentHash: item.contentHash,
-        amount: { currency: record.conversionCurrency, value: record.conversionValue },
-      };
-      // A run that stopped between the adjustment's delivery and the reprice finishes the reprice here.
-      const earlier =
-        ledger && (await ledger.ledger.lookup(ledger.targetId, [identity.key])).get(identity.key);
-      if (earlier?.state === 'delivered') {
-        await ledger?.ledger.reprice(ledger.targetId, reprice.key, reprice.contentHash, reprice.amount);
-        summary.alreadySent++;
-        return;
-      }
-      await deliverer.push({
-        ...item,
-        record: adjustment,
-        key: identity.key,
-        contentHash: identity.contentHash,
-        reprice,
-      });
-      return;
-    }
-    summary.changed++;
-    const money = sameCurrency
+/** The changed record is skipped, and said so in the rejects file with its move and what would send it. */
+function reportChanged(
+  { settings, reject }: KnownContext,
+  item: Item,
+  was: DeliveredAmount | undefined,
+  difference: number,
+  onlyValue: boolean,
+): void {
+  const { record } = item;
+  const money =
+    was !== undefined && was.currency === record.conversionCurrency
       ? `: delivered at ${record.conversionCurrency} ${was.value}, now ${record.conversionValue} (${difference > 0 ? '+' : ''}${difference})`
       : '';
-    const advice =
-      onlyValue && settings.refunds !== 'adjust'
-        ? 'use --refunds adjust to send the difference once, or --resend changed to send the order again'
-        : 'use --resend changed to send it again';
-    reject({
-      file: item.file,
-      line: item.line,
-      stage: 'skipped',
-      row: item.row,
-      issues: [
-        {
-          column: item.idColumn,
-          value: record.conversionId ?? '',
-          reason: 'changed since delivered',
-          message: `conversionId ${quote(record.conversionId ?? '')} was delivered before with other content${money}; skipped (${advice})`,
-        },
-      ],
-    });
-  };
-
-  return knownAlready;
+  const advice =
+    onlyValue && settings.refunds !== 'adjust'
+      ? 'use --refunds adjust to send the difference once, or --resend changed to send the order again'
+      : 'use --resend changed to send it again';
+  reject({
+    file: item.file,
+    line: item.line,
+    stage: 'skipped',
+    row: item.row,
+    issues: [
+      {
+        column: item.idColumn,
+        value: record.conversionId ?? '',
+        reason: 'changed since delivered',
+        message: `conversionId ${quote(record.conversionId ?? '')} was delivered before with other content${money}; skipped (${advice})`,
+      },
+    ],
+  });
 }
