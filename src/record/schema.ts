@@ -1,5 +1,6 @@
 // The wire contract as a zod schema: what every record revimport sends must satisfy. The hot path builds
-// records with hand-written checks (validate.ts, per row, for speed); tests hold those records to this schema.
+// records with hand-written checks (validate.ts and its checks/, per row, for speed); tests hold those
+// records to this schema.
 import { z } from 'zod';
 
 const text = z.string().min(1).max(1000);
