@@ -1,33 +1,21 @@
 // What a mapping bound to one file is: per field a getter (a column index or a JSON path walk), a constant
 // or a default, and the file's row rules as tests. Its own module so the binding steps share it.
-import type { SourceInfo, SourceRow } from '../input/types.js';
+// The validator's part of it (record/field-source.ts) is declared in record, which knows nothing of mapping.
+import type { SourceRow } from '../input/types.js';
+import type { DeductionSource, FieldSource, MappingSource } from '../record/field-source.js';
 import type { RecordField } from '../record/fields.js';
 import type { MergedField } from './merge-mapping.js';
-import type { ValueGetter } from './source-getter.js';
 
-export interface BoundField {
-  field: RecordField;
-  /** What the user knows this field as: the source header as written, the JSON path, or `(constant)`. */
-  column: string;
-  get: ValueGetter | undefined;
-  constant: string | number | undefined;
-  fallback: string | number | undefined;
+export interface BoundField extends FieldSource {
   spec: MergedField['spec'];
 }
 
-export interface BoundMapping {
-  source: SourceInfo;
-  presetName: string | undefined;
+export interface BoundMapping extends MappingSource {
   fields: Record<RecordField, BoundField>;
   /** Index of the fold column (CSV), if the mapping folds continuation rows. */
   foldIndex: number | undefined;
-  /** The file's own zone, from a `Parameters:TimeZone=` row. */
-  fileZone: string | undefined;
   /** Why a skip or keep rule leaves the row out (`Financial Status: pending`), or undefined to keep it. */
   skipReason: ((row: SourceRow) => string | undefined) | undefined;
-  /** Amounts taken off the value: refunded (under refunds: net) and not captured. */
-  refunded: BoundDeduction | undefined;
-  unpaid: BoundDeduction | undefined;
   /** The key rows are summed by (mapping.sumBy), per row the first non-empty alternative; undefined: no summing. */
   sumKey: ((row: SourceRow) => string | undefined) | undefined;
   /** refunded.ifAbsent: why the row's refund is unknown (the file lacks the refunded column), or undefined. */
@@ -45,13 +33,4 @@ export interface LookupMiss {
   message: string;
 }
 
-export interface BoundDeduction {
-  column: string;
-  get: ValueGetter;
-  decimal: '.' | ',' | undefined;
-  unit: 'major' | 'minor' | undefined;
-  /** The value's multiplier (micros), unless the deduction gives its own. */
-  scale: number | undefined;
-  /** The cell is the amount left after refunds (0 or empty: none recorded), not the amount refunded. */
-  remaining: boolean;
-}
+export type BoundDeduction = DeductionSource;

@@ -2,12 +2,12 @@
 // of checks/table.ts run in order over one reused draft, then settle into the record. Pure but for the
 // per-file warnings: the caller passes the bound mapping and the run's defaults.
 import type { SourceRow } from '../input/types.js';
-import type { BoundMapping } from '../mapping/compile-mapping.js';
 import { type Candidate, readCandidate } from './checks/candidate.js';
 import { resolveFileRules, type ValidateOptions } from './checks/file-rules.js';
 import { newRowDraft, resetRowDraft } from './checks/row-draft.js';
 import { settleRow, type ValidateResult } from './checks/settle.js';
 import { rowChecksFor } from './checks/table.js';
+import type { MappingSource } from './field-source.js';
 
 export { type Candidate, carryDeductions } from './checks/candidate.js';
 export { DEFAULT_EARLIEST_MS, type ValidateOptions } from './checks/file-rules.js';
@@ -22,7 +22,7 @@ export interface Validator {
 }
 
 /** The validator of one file: its rules and its table of checks are resolved here, once. */
-export function createValidator(bound: BoundMapping, options: ValidateOptions): Validator {
+export function createValidator(bound: MappingSource, options: ValidateOptions): Validator {
   const rules = resolveFileRules(bound, options);
   const checks = rowChecksFor(bound);
   // One draft for the file: check() runs to its end before the next row (no await inside).

@@ -1,7 +1,7 @@
 // The candidate: a row's raw value per field after mapping (constants and defaults applied), before any
 // check; the JS `transform` hook sees and edits it. The refunded and unpaid cells ride along, hidden.
 import type { SourceRow } from '../../input/types.js';
-import type { BoundField, BoundMapping } from '../../mapping/compile-mapping.js';
+import type { FieldSource, MappingSource } from '../field-source.js';
 import type { ConversionRecord } from '../fields.js';
 
 /** Raw deduction cells (refunded, unpaid) read with the candidate; not part of the JS transform's fields. */
@@ -13,7 +13,7 @@ export type Candidate = Partial<Record<keyof ConversionRecord, unknown>> & {
 };
 
 /** Reads the row's mapped values; `currency` is the run's default currency. */
-export function readCandidate(bound: BoundMapping, currency: string | undefined, row: SourceRow): Candidate {
+export function readCandidate(bound: MappingSource, currency: string | undefined, row: SourceRow): Candidate {
   const f = bound.fields;
   const candidate: Candidate = {
     conversionCurrency: readField(f.conversionCurrency, row) ?? currency,
@@ -32,7 +32,7 @@ export function readCandidate(bound: BoundMapping, currency: string | undefined,
 }
 
 /** One field's value: the constant or the cell (a JSON array's first element), trimmed, empty as absent. */
-function readField(field: BoundField, row: SourceRow, withFallback = true): unknown {
+function readField(field: FieldSource, row: SourceRow, withFallback = true): unknown {
   let value: unknown = field.constant ?? field.get?.(row);
   if (Array.isArray(value)) value = value.length > 0 ? value[0] : undefined;
   if (typeof value === 'string') {

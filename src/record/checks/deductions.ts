@@ -1,6 +1,6 @@
 // The money a row did not receive: its refunded and not-captured amounts (the mapping's deduction cells)
 // read in the record's currency, and what is left of the value once they come off.
-import type { BoundDeduction } from '../../mapping/compile-mapping.js';
+import type { DeductionSource } from '../field-source.js';
 import { fromMinorUnits, isExactAmount, parseAmount, toMinorUnits } from '../money.js';
 import { type Candidate, deductionCells } from './candidate.js';
 import type { FileRules } from './file-rules.js';
@@ -41,7 +41,7 @@ export function minorUnitsLeft(value: number, currency: string, draft: RowDraft)
 
 /** A deduction cell as a signed amount in the record's currency: empty is 0; unreadable is an issue. */
 export function amountOf(
-  deduction: BoundDeduction | undefined,
+  deduction: DeductionSource | undefined,
   raw: unknown,
   currency: string,
 ): DeductionAmount {
@@ -69,7 +69,7 @@ export function amountOf(
  */
 export function refundOf(
   cell: number,
-  deduction: BoundDeduction | undefined,
+  deduction: DeductionSource | undefined,
   value: number,
   currency: string,
 ): number {

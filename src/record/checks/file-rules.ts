@@ -1,8 +1,8 @@
 // What the row checks of one file need, resolved once per file from the bound mapping and the run's
 // options: the datetime parser, the zones, the value's unit and scale, the bounds, the warnings collector.
 import { ConfigError } from '../../errors.js';
-import type { BoundDeduction, BoundField, BoundMapping } from '../../mapping/compile-mapping.js';
 import { createDatetimeParser, type DatetimeParser } from '../datetime.js';
+import type { DeductionSource, FieldSource, MappingSource } from '../field-source.js';
 import type { RecordField } from '../fields.js';
 import type { ParseAmountOptions } from '../money.js';
 import type { AbbreviationReading } from '../zone-abbreviations.js';
@@ -32,9 +32,9 @@ export interface ValidateOptions {
 export const DEFAULT_EARLIEST_MS = 946_684_800_000;
 
 export interface FileRules {
-  fields: Record<RecordField, BoundField>;
-  refunded: BoundDeduction | undefined;
-  unpaid: BoundDeduction | undefined;
+  fields: Record<RecordField, FieldSource>;
+  refunded: DeductionSource | undefined;
+  unpaid: DeductionSource | undefined;
   parseTime: DatetimeParser;
   /** The value's decimal separator, as parseAmount takes it (one object per file, not per row). */
   amountOptions: ParseAmountOptions;
@@ -51,7 +51,7 @@ export interface FileRules {
   warnings: FileWarnings;
 }
 
-export function resolveFileRules(bound: BoundMapping, options: ValidateOptions): FileRules {
+export function resolveFileRules(bound: MappingSource, options: ValidateOptions): FileRules {
   const f = bound.fields;
   const parseTime = datetimeParserFor(f.conversionDatetime, options.zoneAbbreviations);
   const zones = resolveFileZones(bound, options.timezone);
@@ -82,7 +82,7 @@ export function resolveFileRules(bound: BoundMapping, options: ValidateOptions):
 
 /** The parser of the field's formats; a format it cannot read is a configuration error. */
 function datetimeParserFor(
-  field: BoundField,
+  field: FieldSource,
   abbreviations: AbbreviationReading | undefined,
 ): DatetimeParser {
   const format = field.spec.format;

@@ -1,7 +1,7 @@
 // The zones a file's local times are read in, resolved once per file: the file's own zone (Parameters row),
 // the field's, mapping.defaults' and the run's `timezone`, and the region zone records are named after.
 import { ConfigError } from '../../errors.js';
-import type { BoundMapping } from '../../mapping/compile-mapping.js';
+import type { MappingSource } from '../field-source.js';
 import { canonicalZone, fixedOffsetZone, parseOffset } from '../zone.js';
 import { lookupAbbreviation } from '../zone-abbreviations.js';
 
@@ -16,7 +16,7 @@ export interface FileZones {
   configuredIsOffset: boolean;
 }
 
-export function resolveFileZones(bound: BoundMapping, timezone: string | undefined): FileZones {
+export function resolveFileZones(bound: MappingSource, timezone: string | undefined): FileZones {
   const f = bound.fields;
   const fieldZone = fieldZoneOf(f.conversionDatetime.spec.timezone);
   // A file zone that cannot be resolved (`+0530` has no IANA name) must not fall back to another zone:

@@ -1,7 +1,8 @@
 // The id and text fields (serviceId, conversionId, conversionName): ids that lost digits before they reached
 // us, control characters, and the rule that a record links to a visitor by serviceId or e-mail.
-import type { BoundField } from '../../mapping/compile-mapping.js';
+
 import { quote } from '../../quote.js';
+import type { FieldSource } from '../field-source.js';
 import type { Candidate } from './candidate.js';
 import type { FileRules } from './file-rules.js';
 import { addIssue, pushIssue, type RowDraft } from './row-draft.js';
@@ -16,7 +17,7 @@ export function checkExactIds(draft: RowDraft, c: Candidate, rules: FileRules): 
   checkExactId(draft, rules.fields.conversionId, c.conversionId);
 }
 
-function checkExactId(draft: RowDraft, field: BoundField, raw: unknown): void {
+function checkExactId(draft: RowDraft, field: FieldSource, raw: unknown): void {
   // A JSON number id above 2^53 has already lost digits in JSON.parse.
   if (typeof raw === 'number' && Number.isInteger(raw) && !Number.isSafeInteger(raw)) {
     const message = `the id ${raw} is a JSON number too large to be exact: write it as a string`;
@@ -40,7 +41,7 @@ export function checkTexts(draft: RowDraft, c: Candidate, rules: FileRules): voi
   draft.conversionName = checkedText(draft, f.conversionName, c.conversionName);
 }
 
-function checkedText(draft: RowDraft, field: BoundField, raw: unknown): string | undefined {
+function checkedText(draft: RowDraft, field: FieldSource, raw: unknown): string | undefined {
   const text = textOf(raw, field.spec.transform);
   const control = text === undefined ? undefined : controlCharacter(field, text);
   if (control !== undefined) addIssue(draft, field.column, text, 'control character', control);

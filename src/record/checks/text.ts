@@ -1,8 +1,9 @@
 // Text helpers the row checks share: a cell as the text a field keeps, the value an issue shows, and the
 // sentences for an empty required field or a control character.
-import type { BoundField } from '../../mapping/compile-mapping.js';
+
 import { codePointName, firstControl, preview, quote } from '../../quote.js';
 import { maskEmail } from '../../report/rejection.js';
+import type { FieldSource } from '../field-source.js';
 import { exactAmountLimit } from '../money.js';
 
 /** An e-mail address inside other text (`Ann Lee (ann@example.com)`), for `transform: email`. */
@@ -43,7 +44,7 @@ export function tooLarge(raw: unknown, currency: string): string {
  * value, where it splits or hides what it is stored in (issue 24). Undefined when there is none.
  * `masked`: the text is an e-mail, shown masked (masked only when there is something to say).
  */
-export function controlCharacter(field: BoundField, text: string, masked = false): string | undefined {
+export function controlCharacter(field: FieldSource, text: string, masked = false): string | undefined {
   const at = firstControl(text);
   if (at < 0) return undefined;
   const code = text.charCodeAt(at);
@@ -52,7 +53,7 @@ export function controlCharacter(field: BoundField, text: string, masked = false
 }
 
 /** Why a required field has no value: an empty cell, or (with a JS transform that did not set it) no such column. */
-export function emptyWhy(field: BoundField): string {
+export function emptyWhy(field: FieldSource): string {
   if (field.get !== undefined || field.constant !== undefined) return 'the cell is empty';
   return field.column === field.field
     ? 'the mapping gives no column for it'
@@ -63,6 +64,6 @@ export function emptyWhy(field: BoundField): string {
  * The link field as the missing-visitor-id issue names it: its column when the file has it, else the field name
  * (a preset's optional column the file lacks, e.g. google-ads' Email in a click-id upload, is no column to look at).
  */
-export function linkLabel(bound: BoundField): string {
+export function linkLabel(bound: FieldSource): string {
   return bound.get === undefined && bound.constant === undefined ? bound.field : bound.column;
 }
