@@ -1,8 +1,9 @@
 // The sample as columns for init's guess: CSV cells by header position, found by the mapping's own header
 // index (column-name.ts), so a name the mapping cannot tell from an earlier one shows that earlier column's
 // cells; JSON lines by dotted path to each scalar.
+
+import { headerIndex, normalizeColumnName } from '../input/column-name.js';
 import type { SourceRow } from '../input/types.js';
-import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import type { ColumnSample } from './types.js';
 
 /** How deep init looks into a JSON line for columns: no export nests its fields further. */

@@ -2,8 +2,8 @@
 // guess (a column or an object with format, decimal, scale, unit or joined columns per field, and the
 // revenue policy: keep a received status, take refunds off), with the value's currency from its header.
 import type { FieldSpec, WrittenMapping } from '../config/schema.js';
+import { normalizeColumnName } from '../input/column-name.js';
 import type { SourceRow } from '../input/types.js';
-import { normalizeColumnName } from '../mapping/column-name.js';
 import type { Preset } from '../mapping/presets/types.js';
 import { createDatetimeParser } from '../record/datetime.js';
 import { type RecordField, recordFields } from '../record/fields.js';

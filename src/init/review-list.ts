@@ -1,7 +1,7 @@
 // What init asks the user to look at before a push (the review list: init exits 1 while it is not empty) and
 // what is only worth knowing (notes), from the proposal and the sample tried with it. Pure: literal inputs in.
 import { UnlinkableError } from '../errors.js';
-import { normalizeColumnName } from '../mapping/column-name.js';
+import { normalizeColumnName } from '../input/column-name.js';
 import type { Preset } from '../mapping/presets/types.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import type { FieldSpecs, Resaved } from './propose.js';

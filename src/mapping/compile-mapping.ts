@@ -1,11 +1,11 @@
 // Binds a merged mapping to one input file: CSV columns become indexes into the row's cells (found once
 // from the header), JSON paths become property walks, so the per-row work is a lookup, not a search.
 import { ColumnMismatchError } from '../errors.js';
+import { headerIndex, normalizeColumnName } from '../input/column-name.js';
 import type { SourceInfo } from '../input/types.js';
 import { type RecordField, recordFields } from '../record/fields.js';
 import { type BoundLookup, bindLookup } from './bind-lookup.js';
 import type { BoundField, BoundMapping } from './bound-mapping.js';
-import { headerIndex, normalizeColumnName } from './column-name.js';
 import { bindDeduction, bindRefundUnknown } from './deductions.js';
 import { joinedCells } from './joined-columns.js';
 import type { LookupTable } from './lookup.js';

@@ -1,10 +1,10 @@
 // Issue 24: one column feeding the value or the datetime and another field is a mapping mistake, found
 // when the mapping is bound to a file's header (or JSON paths), unless mapping.sharedColumns names it.
 import { ConfigError } from '../errors.js';
+import { normalizeColumnName } from '../input/column-name.js';
 import type { SourceInfo } from '../input/types.js';
 import { quote } from '../quote.js';
 import { type RecordField, recordFields } from '../record/fields.js';
-import { normalizeColumnName } from './column-name.js';
 import { columnsOf, type MergedField, type MergedMapping, pathsOf } from './merge-mapping.js';
 
 /** Fields whose column feeds no other field: a cell is an amount or a time, never also an id or a name. */

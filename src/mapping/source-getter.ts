@@ -1,7 +1,8 @@
 // The one builder of "read this column (CSV) or this path (JSON lines)": a getter over a row and the name
 // the user knows the source by. Fields, rules, deductions, sumBy and lookup keys all read their cells here.
+
+import { normalizeColumnName } from '../input/column-name.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
-import { normalizeColumnName } from './column-name.js';
 import { compileJsonPath } from './json-path.js';
 
 export type ValueGetter = (row: SourceRow) => unknown;

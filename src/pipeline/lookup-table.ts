@@ -5,10 +5,10 @@
 import Database from 'better-sqlite3';
 import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
+import { headerIndex, normalizeColumnName } from '../input/column-name.js';
 import { type ReadOptions, readRows } from '../input/read-rows.js';
 import type { SourceRow } from '../input/types.js';
 import { retain } from '../ledger/native.js';
-import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { compileJsonPath } from '../mapping/json-path.js';
 import { type LookupTable, listOf, lookupColumns } from '../mapping/lookup.js';
 

@@ -1,7 +1,8 @@
 // The rejects file's lines, pure: a rejection as a CSV line under the file's header or as a JSON line, with
 // _raw, _file, _line, _reason (and _run), cells defused against spreadsheet formulas.
+
+import { normalizeColumnName } from '../input/column-name.js';
 import type { JsonRow, SourceRow } from '../input/types.js';
-import { normalizeColumnName } from '../mapping/column-name.js';
 import type { Rejection } from './rejection.js';
 
 /** The CSV columns a file's rows are placed under (before the meta columns), and where each name is. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { configSchema, type FieldSpec, mappingSchema } from '../../src/config/schema.js';
-import { normalizeColumnName } from '../../src/mapping/column-name.js';
+import { normalizeColumnName } from '../../src/input/column-name.js';
 import { compileJsonPath } from '../../src/mapping/json-path.js';
 import {
   detectJsonPreset,

@@ -1,8 +1,8 @@
 // The one column-or-path getter builder (src/mapping/source-getter.ts): which alternative is read, under
 // which name, for CSV columns and JSON-lines paths, once per file (`first`) or per row (`each row`).
 import { describe, expect, it } from 'vitest';
+import { headerIndex } from '../../src/input/column-name.js';
 import type { SourceInfo, SourceRow } from '../../src/input/types.js';
-import { headerIndex } from '../../src/mapping/column-name.js';
 import { ruleSource, sourceGetter } from '../../src/mapping/source-getter.js';
 
 const header = ['Order', 'Paid at', 'Created at'];

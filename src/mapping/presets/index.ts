@@ -1,6 +1,7 @@
 // The built-in presets, and header-based detection: which preset an input file most likely comes from.
+
+import { normalizeColumnName } from '../../input/column-name.js';
 import { didYouMean, suggestKeys } from '../../similar.js';
-import { normalizeColumnName } from '../column-name.js';
 import { compileJsonPath } from '../json-path.js';
 import { awin } from './awin.js';
 import { ebay } from './ebay.js';

@@ -1,9 +1,9 @@
 // Files refused whole, before any of their rows is sent: a lookalike of the preset's export, a value or
 // datetime column the file lacks, nothing that links a conversion to a visitor. One error, not a row each.
 import { ConfigError, UnlinkableError, WrongReportError } from '../../errors.js';
+import { headerIndex, normalizeColumnName } from '../../input/column-name.js';
 import { previewCells } from '../../input/csv.js';
 import type { SourceRow } from '../../input/types.js';
-import { headerIndex, normalizeColumnName } from '../../mapping/column-name.js';
 import type { BoundField, BoundMapping } from '../../mapping/compile-mapping.js';
 import type { Preset } from '../../mapping/presets/types.js';
 import { didYouMean, nearColumns } from '../../similar.js';

@@ -2,9 +2,9 @@
 // to be detected, a preset's). Also what the error says when no row is: the nearest row and what it lacks.
 import type { WrittenMapping } from '../../config/schema.js';
 import { NoPresetError } from '../../errors.js';
+import { normalizeColumnName } from '../../input/column-name.js';
 import { previewCells } from '../../input/csv.js';
 import type { HeaderNearMiss, HeaderTest } from '../../input/types.js';
-import { normalizeColumnName } from '../../mapping/column-name.js';
 import { columnsOf, type MergedMapping, mergeMapping } from '../../mapping/merge-mapping.js';
 import { detectPreset, nearMisses } from '../../mapping/presets/index.js';
 import type { Preset } from '../../mapping/presets/types.js';
