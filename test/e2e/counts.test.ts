@@ -1,15 +1,15 @@
 // Issue 20, "counts that add up": each example the issue quotes, run end to end (bin/revimport.js, a real
 // receiver, a real ledger, a pseudo-terminal for the spinner). runCli checks the identities of every --json
 // line as well (src/report/identities.ts, test/helpers/cli.ts).
-import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { violatedIdentities } from '../../src/report/identities.js';
 import { type Receiver, type ScriptedResponse, startReceiver } from '../../src/testing/receiver.js';
-import { bin, cleanEnv, root, runCli, tempDir } from '../helpers/cli.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
 import { acceptedIds, exportCsv, pushEnv, range, writeConfig } from '../helpers/exports.js';
+import { hasScript, runInPty } from '../helpers/pty.js';
 
 const key = 'e2e-counts-key-5e21';
 const shopify = path.join(root, 'fixtures/presets/shopify/orders_export.csv');
@@ -141,22 +141,9 @@ describe('times', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
 /** Every spinner frame's counts: `<rows> rows read, <delivered> delivered, ...` and what follows it. */
 async function spinnerFrames(args: string[]): Promise<{ code: number | null; frames: string[] }> {
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 200 rows 40; exec ${command}`, '/dev/null'], {
-    env: { ...cleanEnv({ CI: undefined, ...env() }), SHELL: '/bin/sh', TERM: 'xterm' },
-    cwd: work,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const { code, output } = await runInPty(args, { columns: 200, rows: 40, env: env(), cwd: work });
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's escape sequences are stripped
   const plain = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '\n');
   return { code, frames: plain.match(/\d+ rows read, \d+ delivered[^\n]*/g) ?? [] };

@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
 import { bin, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { acceptedIds, pushEnv, range, repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import { hasScript, quote } from '../helpers/pty.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const key = 'e2e-ctrl-c-key-3b9e';
 const rows = 1000;
 const flags = ['--batch-size', '50', '--concurrency', '4'];
@@ -18,8 +18,6 @@ const hideCursor = '\u001b[?25l';
 const showCursor = '\u001b[?25h';
 /** The text summary's delivery line, as a stopped run prints it. */
 const stoppedSummary = /delivered (\d+), rejected 0, failed 0, already sent 0, left pending (\d+)/;
-
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 interface PtyRun {
   /** Writes to the terminal, as keys typed (`\x03` is Ctrl-C). */

@@ -2,13 +2,14 @@
 // HOME, no XDG_STATE_HOME) share the ledger beside the config file; a ledger new to a target says so on
 // stderr and in --json; -v names the config file and the ledger; the XDG ledger of earlier versions is taken
 // over once; a config folder that cannot be written is a usage error naming it and `state`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
 import { bin, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import { runProcess } from '../helpers/spawn.js';
 
 const key = 'follows-config-secret-7c2e1';
 let receiver: Receiver;
@@ -169,18 +170,7 @@ function runUnprivileged(args: string[], cwd: string): Promise<CliResult> {
     ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...argv]
     : argv;
   const env = cleanEnv({ REVIMPORT_BASE_URL: receiver.url, REVIMPORT_API_KEY: key, HOME: cwd });
-  const child = spawn(command!, rest, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let [stdout, stderr] = ['', ''];
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runProcess(command!, rest, { cwd, env });
 }
 
 /**

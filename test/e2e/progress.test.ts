@@ -2,16 +2,15 @@
 // read and an ETA, without colour under NO_COLOR; without one a long run prints a line every
 // --progress-interval seconds on stderr. The first request is held until the output shows what is asserted,
 // so nothing here depends on how fast the machine is.
-import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { bin, cleanEnv, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
 import { header, pushEnv, rowCells, writeConfig, writeExport } from '../helpers/exports.js';
+import { hasScript, startInPty as startPty } from '../helpers/pty.js';
 import { startCli } from '../helpers/spawn.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const key = 'e2e-progress-key-5be2';
 const rows = 3000;
 /** Any SGR sequence (colours, bold...): ESC [ params m (ESC built, as the linter refuses it in a literal). */
@@ -52,28 +51,11 @@ async function until(output: () => string, test: (text: string) => boolean): Pro
   throw new Error(`not seen within 20 s; output so far:\n${output().slice(-2000)}`);
 }
 
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
 /** The CLI in a 120x30 pty (util-linux `script`), NO_COLOR=1 and nothing else turning colour off. */
 function startInPty(args: string[]) {
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 120 rows 30; exec ${command}`, '/dev/null'], {
-    env: {
-      ...cleanEnv({ CI: undefined, FORCE_COLOR: undefined, NO_COLOR: '1', ...env }),
-      SHELL: '/bin/sh',
-      TERM: 'xterm-256color',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const done = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  return { output: () => output, done };
+  const colourless = { FORCE_COLOR: undefined, NO_COLOR: '1', ...env };
+  const run = startPty(args, { columns: 120, rows: 30, env: colourless, term: 'xterm-256color' });
+  return { output: run.output, done: run.done.then((result) => result.code) };
 }
 
 describe.skipIf(!hasScript)('on a terminal', () => {

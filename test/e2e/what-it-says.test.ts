@@ -1,13 +1,13 @@
 // Messages that name the right thing (issue 20, "What it says"): through the real CLI, each message names
 // what is wrong (the config, the file, the value, the flags) and never the API key. The proxy's own
 // messages are in proxy-messages.test.ts.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/testing/receiver.js';
-import { cleanEnv, root, runCli, tempDir } from '../helpers/cli.js';
+import { type CliResult, cleanEnv, root, runCli, tempDir } from '../helpers/cli.js';
 import { exportConfig, writeConfig, writeExport } from '../helpers/exports.js';
+import { runProcess } from '../helpers/spawn.js';
 
 const key = 'e2e-says-key-7c21';
 let work: string;
@@ -218,24 +218,8 @@ describe('init', () => {
 });
 
 /** `npm run receiver -- <args>` in the repository, as the README shows it. */
-function npmReceiver(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('npm', ['run', '--silent', 'receiver', '--', ...args], {
-    cwd: root,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function npmReceiver(args: string[]): Promise<CliResult> {
+  return runProcess('npm', ['run', '--silent', 'receiver', '--', ...args], { cwd: root, env: cleanEnv() });
 }
 
 describe('npm run receiver', () => {
