@@ -4,46 +4,34 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import {
   acceptedIds,
   expectedRecord,
   exportCsv,
-  pushEnv,
   range,
   summaryKeys,
-  writeConfig,
   writeExport,
 } from '../helpers/exports.js';
 
 const key = 'e2e-cli-secret-key-4b2e9';
 
-let receiver: Receiver | undefined;
+const e2e = useE2E({ key, ledger: 'state/ledger.db' });
+const { start } = e2e;
 let work: string;
 let state: string;
 let config: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'state', 'ledger.db');
-  config = writeConfig(work);
+  ({ work, state, config } = e2e);
 });
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, ...options });
-  return receiver;
-}
 
 const push = (args: string[], stdin?: string | Buffer) =>
   runCli(['push', ...args, '-c', config], {
     cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+    env: e2e.env(),
     ...(stdin === undefined ? {} : { stdin }),
   });
 

@@ -3,46 +3,33 @@
 // the oracle (every valid conversionId exactly once).
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import {
   acceptedIds,
   defaultValue,
   expectedRecord,
-  pushEnv,
   range,
   repeats,
-  writeConfig,
   writeExport,
 } from '../helpers/exports.js';
 
 const key = 'e2e-delivery-key-8c1d';
 
-let receiver: Receiver | undefined;
+const e2e = useE2E({ key });
+const { start } = e2e;
 let work: string;
-let state: string;
 let config: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
+  ({ work, config } = e2e);
 });
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, ...options });
-  return receiver;
-}
 
 function push(file: string, ...flags: string[]) {
   return runCli(['push', file, '-c', config, '--json', ...flags], {
     cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+    env: e2e.env(),
   });
 }
 

@@ -3,42 +3,31 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import {
   acceptedIds,
   expectedRecord,
   exportConfig,
   pushEnv,
   range,
-  writeConfig,
   writeExport,
 } from '../helpers/exports.js';
 import { startCli } from '../helpers/spawn.js';
 
 const key = 'e2e-exit-key-77aa';
 
-let receivers: Receiver[] = [];
+const e2e = useE2E({ key });
+const { start } = e2e;
 let work: string;
 let state: string;
 let config: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
+  ({ work, state, config } = e2e);
 });
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  const r = await startReceiver({ apiKey: key, ...options });
-  receivers.push(r);
-  return r;
-}
 
 const push = (r: Receiver, args: string[], apiKey = key) =>
   runCli(['push', ...args], { cwd: work, env: pushEnv(r.url, apiKey, state) });
@@ -192,7 +181,6 @@ describe('exit 4: delivery failed, then the next run resends', () => {
     // The same target (base URL and key), healthy now: the ledger's failed records go first.
     const port = Number(new URL(failing.url).port);
     await failing.close();
-    receivers = [];
     const healthy = await start({ port });
     const second = await push(healthy, [file, ...flags]);
     expect(second.code).toBe(0);

@@ -6,33 +6,23 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localDay } from '../../src/report/rejects.js';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { exportCsv, pushEnv, writeConfig, writeExport } from '../helpers/exports.js';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { exportCsv, pushEnv, writeExport } from '../helpers/exports.js';
 import { createDatabase, dropDatabase, query, skipPostgres } from '../helpers/postgres.js';
 
 const key = 'e2e-known-key-51c3';
 
-let receivers: Receiver[] = [];
+const e2e = useE2E({ key, receiver: { honourIdempotencyKey: false } });
+const { start } = e2e;
 let work: string;
 let state: string;
 let config: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
+  ({ work, state, config } = e2e);
 });
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  const r = await startReceiver({ apiKey: key, honourIdempotencyKey: false, ...options });
-  receivers.push(r);
-  return r;
-}
 
 const push = (r: Receiver, args: string[], ledger = state) =>
   runCli(['push', ...args, '-c', config], { cwd: work, env: pushEnv(r.url, key, ledger) });

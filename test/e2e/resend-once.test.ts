@@ -2,47 +2,30 @@
 // element it gets (a CRM that does not honour Idempotency-Key), so any extra send shows as an extra copy.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import {
-  acceptedIds,
-  defaultValue,
-  expectedRecord,
-  exportCsv,
-  pushEnv,
-  writeConfig,
-} from '../helpers/exports.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, defaultValue, expectedRecord, exportCsv, pushEnv } from '../helpers/exports.js';
 
 const key = 'e2e-resend-once-key-41d7';
 
-let receiver: Receiver | undefined;
+const e2e = useE2E({ key, receiver: { honourIdempotencyKey: false } });
+const { start } = e2e;
 let work: string;
 let state: string;
 let config: string;
 let file: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
+  ({ work, state, config } = e2e);
   file = path.join(work, 'orders.csv');
 });
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false, ...options });
-  return receiver;
-}
 
 /** `revimport push` with `flags` before the file (where `--resend` must not take the file as its word). */
 async function push(...flags: string[]) {
   const result = await runCli(['push', ...flags, file, '-c', config, '--json'], {
     cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+    env: e2e.env(),
   });
   const summary = JSON.parse(result.stdout);
   // Every valid row has exactly one outcome; resent records of earlier runs are counted apart (README).
