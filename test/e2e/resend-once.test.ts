@@ -11,20 +11,16 @@ const key = 'e2e-resend-once-key-41d7';
 
 const e2e = useE2E({ key, receiver: { honourIdempotencyKey: false } });
 const { start } = e2e;
-let work: string;
-let state: string;
-let config: string;
 let file: string;
 
 beforeEach(() => {
-  ({ work, state, config } = e2e);
-  file = path.join(work, 'orders.csv');
+  file = path.join(e2e.work, 'orders.csv');
 });
 
 /** `revimport push` with `flags` before the file (where `--resend` must not take the file as its word). */
 async function push(...flags: string[]) {
-  const result = await runCli(['push', ...flags, file, '-c', config, '--json'], {
-    cwd: work,
+  const result = await runCli(['push', ...flags, file, '-c', e2e.config, '--json'], {
+    cwd: e2e.work,
     env: e2e.env(),
   });
   const summary = JSON.parse(result.stdout);
@@ -64,9 +60,9 @@ describe('--resend changed', () => {
   it('refuses another word (exit 2, nothing sent)', async () => {
     const r = await start();
     writeFileSync(file, exportCsv({ to: 3 }));
-    const result = await runCli(['push', file, '-c', config, '--resend=new'], {
-      cwd: work,
-      env: pushEnv(r.url, key, state),
+    const result = await runCli(['push', file, '-c', e2e.config, '--resend=new'], {
+      cwd: e2e.work,
+      env: pushEnv(r.url, key, e2e.state),
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("'new' is invalid. Allowed choices are all, changed.");
@@ -128,7 +124,7 @@ describe('refused and unanswered records are resent once', () => {
     expect(acceptedIds(r.accepted)).toEqual([1, 2, 3, 4]);
 
     // The history keeps each run's counts as its summary said them (newest first).
-    const history = await runCli(['history', '--json', '--state', state], { cwd: work });
+    const history = await runCli(['history', '--json', '--state', e2e.state], { cwd: e2e.work });
     const counted = (summary: Record<string, number>) =>
       Object.fromEntries(
         [

@@ -2,9 +2,9 @@
 // ledger path in it; receivers (the real one, src/testing/receiver.ts) started on demand or before each
 // test, with the test's API key, and all closed after it; the REVIMPORT_* environment a push to them needs.
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { tempDir } from './cli.js';
+import { type CliResult, runCli, tempDir } from './cli.js';
 import { pushEnv, writeConfig } from './exports.js';
 
 export interface E2EOptions {
@@ -16,6 +16,8 @@ export interface E2EOptions {
   startFirst?: boolean;
   /** The ledger's path inside the working folder; default 'ledger.db'. */
   ledger?: string;
+  /** One folder and receiver for the whole file (beforeAll/afterAll), for tests that each use their own ledger. */
+  once?: boolean;
 }
 
 export interface E2E {
@@ -33,7 +35,10 @@ export interface E2E {
   env(receiver?: Receiver, apiKey?: string, state?: string): Record<string, string>;
 }
 
-/** Registers the set-up (beforeEach) and the closing of every receiver (afterEach): call at a file's top level. */
+/**
+ * Registers the set-up (beforeEach, or beforeAll with `once`) and the closing of every receiver (afterEach or
+ * afterAll): call at a file's top level.
+ */
 export function useE2E(options: E2EOptions): E2E {
   let folder = { work: '', state: '', config: '' };
   let receivers: Receiver[] = [];
@@ -47,12 +52,12 @@ export function useE2E(options: E2EOptions): E2E {
     if (receiver === undefined) throw new Error('no receiver started in this test');
     return receiver;
   };
-  beforeEach(async () => {
+  (options.once ? beforeAll : beforeEach)(async () => {
     if (options.startFirst) await start();
     const work = tempDir();
     folder = { work, state: path.join(work, options.ledger ?? 'ledger.db'), config: writeConfig(work) };
   });
-  afterEach(async () => {
+  (options.once ? afterAll : afterEach)(async () => {
     await Promise.all(receivers.map((r) => r.close()));
     receivers = [];
   });
@@ -73,4 +78,20 @@ export function useE2E(options: E2EOptions): E2E {
     env: (receiver = last(), apiKey = options.key, state = folder.state) =>
       pushEnv(receiver.url, apiKey, state),
   };
+}
+
+/**
+ * `push <inputs> -c <config> --base-url <the receiver> --json` with the key, into its own ledger `<ledger>.db`
+ * in the working folder: how the fixture-folder and preset tests run each folder against one receiver.
+ */
+export function pushFolder(
+  e2e: E2E,
+  key: string,
+  inputs: string[],
+  config: string,
+  ledger: string,
+): Promise<CliResult> {
+  return runCli(['push', ...inputs, '-c', config, '--base-url', e2e.receiver.url, '--json'], {
+    env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(e2e.work, `${ledger}.db`) },
+  });
 }
