@@ -304,7 +304,11 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
   });
 
   describe('outstanding', () => {
-    it('returns failed records and stale pending ones, batch by batch in marking order', async () => {
+    /**
+     * A crashed run left bodies X, Y (one record delivered), X again and one of another target pending; the
+     * retry run now marks its own records, one failed, one pending, one rejected.
+     */
+    async function crashedThenRetried() {
       const { target, run: crashed } = await setUp();
       const other = await ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
       await ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
@@ -318,6 +322,11 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
       await ledger.markFailed(target, ['id:f'], 'timeout');
       await ledger.markPending(target, current, [pending('id:r', 'R')]);
       await ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
+      return { target, other, current };
+    }
+
+    it('returns failed records and stale pending ones, batch by batch in marking order', async () => {
+      const { target, other, current } = await crashedThenRetried();
 
       const out = await ledger.outstanding(target, current);
       expect(out.map((r) => [r.key, r.idempotencyKey, r.state])).toEqual([
@@ -350,19 +359,7 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
     });
 
     it('returns each outstanding record whole (hash, payload, key, state), batch by batch in marking order', async () => {
-      const { target, run: crashed } = await setUp();
-      const other = await ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
-      await ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
-      await ledger.markPending(target, crashed, [pending('id:y1', 'Y'), pending('id:d', 'Y')]);
-      await ledger.markPending(target, crashed, [pending('id:x3', 'X')]);
-      await ledger.markPending(other, crashed, [pending('id:o', 'O')]);
-      await ledger.markDelivered(target, ['id:d'], 'Y');
-
-      const current = await ledger.beginRun({ command: 'retry', files: [] });
-      await ledger.markPending(target, current, [pending('id:f', 'F'), pending('id:now', 'N')]);
-      await ledger.markFailed(target, ['id:f'], 'timeout');
-      await ledger.markPending(target, current, [pending('id:r', 'R')]);
-      await ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
+      const { target, other, current } = await crashedThenRetried();
 
       expect(await ledger.outstanding(target, current)).toEqual([
         {
