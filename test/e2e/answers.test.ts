@@ -1,11 +1,11 @@
 // Answers that are not the CRM's, through the real CLI (issue #13): a firewall's HTML 400 to every
 // request, a captive portal's 200 login page, an empty 200, and a 429 asking to wait. The receiver's
 // store is the oracle: after a second run against a good server, every record exactly once.
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ScriptedResponse, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, pushEnv, range, writeConfig, writeExport } from '../helpers/exports.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ScriptedResponse } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, range, writeExport } from '../helpers/exports.js';
 
 const key = 'e2e-answers-key-51f0';
 
@@ -20,36 +20,25 @@ const loginPage: ScriptedResponse = {
   body: '<html><head><title>Guest Wi-Fi &ndash; Sign in</title></head><body><form action="/login"><input name="user"></form></body></html>',
 };
 
-let receiver: Receiver | undefined;
-let work: string;
-let state: string;
-let config: string;
 /** What stands before the receiver while set (a firewall, a portal); unset, requests reach it. */
 let interceptor: ScriptedResponse | undefined;
+const e2e = useE2E({ key, startFirst: true, receiver: { intercept: () => interceptor } });
 
-beforeEach(async () => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
+beforeEach(() => {
   interceptor = undefined;
-  receiver = await startReceiver({ apiKey: key, intercept: () => interceptor });
-});
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
 });
 
 function push(file: string, ...flags: string[]) {
-  return runCli(['push', file, '-c', config, '--json', ...flags], {
-    cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+  return runCli(['push', file, '-c', e2e.config, '--json', ...flags], {
+    cwd: e2e.work,
+    env: e2e.env(),
   });
 }
 
 describe('HTML and other non-JSON answers', () => {
   it('a WAF answering HTML 400 to everything: 2 requests, exit 4, nothing rejected; the next push delivers all', async () => {
-    const r = receiver!;
-    const file = writeExport(work, 'big.csv', { to: 2000 });
+    const r = e2e.receiver;
+    const file = writeExport(e2e.work, 'big.csv', { to: 2000 });
     interceptor = wafPage;
     const blocked = await push(file);
     expect(blocked.code).toBe(4);
@@ -72,8 +61,8 @@ describe('HTML and other non-JSON answers', () => {
   });
 
   it('a 200 login page is not a delivery: exit 4, the records stay outstanding and a re-run sends them', async () => {
-    const r = receiver!;
-    const file = writeExport(work, 'a.csv', { to: 120 });
+    const r = e2e.receiver;
+    const file = writeExport(e2e.work, 'a.csv', { to: 120 });
     r.script(loginPage);
     const portal = await push(file, '--batch-size', '50');
     expect(portal.code).toBe(4);
@@ -95,7 +84,7 @@ describe('HTML and other non-JSON answers', () => {
   });
 
   it('an empty 200 stays a delivery (documented): exit 0, and a re-run finds everything alreadySent', async () => {
-    const file = writeExport(work, 'a.csv', { to: 30 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 30 });
     interceptor = { status: 200, body: '' };
     const first = await push(file);
     expect(first.code).toBe(0);
@@ -109,9 +98,9 @@ describe('HTML and other non-JSON answers', () => {
 
 describe('waits the server asks for', () => {
   it('a 429 with Retry-After: 3 is announced on stderr without --verbose; stdout stays one JSON object', async () => {
-    const r = receiver!;
+    const r = e2e.receiver;
     r.script({ status: 429, headers: { 'retry-after': '3' }, body: '{"error":"slow down"}' });
-    const result = await push(writeExport(work, 'a.csv', { to: 10 }));
+    const result = await push(writeExport(e2e.work, 'a.csv', { to: 10 }));
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('server asked to wait 3 s (429 Too Many Requests); waiting');
     const s = JSON.parse(result.stdout);

@@ -5,21 +5,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { simpleMapping } from '../helpers/settings.js';
 
 const key = 'e2e-bad-values-key-24';
 const header = 'id,visitor,time,value,currency';
 const good = '2,v2,2024-01-01T00:00:00Z,12.50,EUR';
-const config = {
-  mapping: {
-    fields: {
-      conversionId: 'id',
-      serviceId: 'visitor',
-      conversionDatetime: 'time',
-      conversionValue: 'value',
-      conversionCurrency: 'currency',
-    },
-  },
-};
+const config = { mapping: simpleMapping };
 
 let work: string;
 let receiver: Receiver | undefined;

@@ -4,66 +4,47 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import {
   acceptedIds,
   expectedRecord,
   exportCsv,
-  pushEnv,
   range,
   summaryKeys,
-  writeConfig,
   writeExport,
 } from '../helpers/exports.js';
 
 const key = 'e2e-cli-secret-key-4b2e9';
 
-let receiver: Receiver | undefined;
-let work: string;
-let state: string;
-let config: string;
-
-beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'state', 'ledger.db');
-  config = writeConfig(work);
-});
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, ...options });
-  return receiver;
-}
+const e2e = useE2E({ key, ledger: 'state/ledger.db' });
+const { start } = e2e;
 
 const push = (args: string[], stdin?: string | Buffer) =>
-  runCli(['push', ...args, '-c', config], {
-    cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+  runCli(['push', ...args, '-c', e2e.config], {
+    cwd: e2e.work,
+    env: e2e.env(),
     ...(stdin === undefined ? {} : { stdin }),
   });
 
 describe('--check', () => {
   it('validates and reports, writes no ledger (not even its folder) and sends nothing', async () => {
     const r = await start();
-    const file = writeExport(work, 'a.csv', { to: 20, invalid: [7] });
+    const file = writeExport(e2e.work, 'a.csv', { to: 20, invalid: [7] });
     const result = await push([file, '--check', '--json']);
     expect(result.code).toBe(1);
     const s = JSON.parse(result.stdout);
     expect([s.check, s.rowsRead, s.valid, s.invalid, s.sent, s.requests]).toEqual([true, 20, 19, 1, 0, 0]);
     expect(r.requests).toHaveLength(0);
-    expect(existsSync(path.dirname(state))).toBe(false);
+    expect(existsSync(path.dirname(e2e.state))).toBe(false);
   });
 });
 
 describe('stdout carries the result only', () => {
   it('--quiet prints nothing on success', async () => {
     const r = await start();
-    const result = await push([writeExport(work, 'a.csv', { to: 20 }), '--quiet']);
+    const result = await push([writeExport(e2e.work, 'a.csv', { to: 20 }), '--quiet']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('');
@@ -72,7 +53,7 @@ describe('stdout carries the result only', () => {
 
   it('--quiet with invalid rows: nothing on stdout, the summary on stderr', async () => {
     await start();
-    const result = await push([writeExport(work, 'a.csv', { to: 20, invalid: [2] }), '--quiet']);
+    const result = await push([writeExport(e2e.work, 'a.csv', { to: 20, invalid: [2] }), '--quiet']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('20 rows read, 19 valid, 1 invalid');
@@ -81,7 +62,7 @@ describe('stdout carries the result only', () => {
 
   it('--json prints exactly one JSON object holding every summary key', async () => {
     await start();
-    const result = await push([writeExport(work, 'a.csv', { to: 20 }), '--json']);
+    const result = await push([writeExport(e2e.work, 'a.csv', { to: 20 }), '--json']);
     expect(result.code).toBe(0);
     expect(result.stdout.endsWith('\n')).toBe(true);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -120,21 +101,21 @@ describe('stdout carries the result only', () => {
       requests: 1,
       totals: { EUR: total / 100 },
       // The ledger used, new to this target (issue 19).
-      ledger: state,
+      ledger: e2e.state,
       firstRunOnLedger: true,
     });
     expect(s.errors).toEqual([]);
     // Not a TTY: one line per file on stderr, no spinner; first, that the ledger is new to the target.
     expect(result.stderr).toBe(
-      `warning: first run for ${s.target} on the ledger ${state}: it holds no record of deliveries there, ` +
+      `warning: first run for ${s.target} on the ledger ${e2e.state}: it holds no record of deliveries there, ` +
         'so what was delivered through another ledger (another user, HOME or host) is not known and would be sent again\n' +
-        `${path.join(work, 'a.csv')}: 20 rows\n`,
+        `${path.join(e2e.work, 'a.csv')}: 20 rows\n`,
     );
   });
 
   it('the text summary names what was delivered and the totals', async () => {
     await start();
-    const result = await push([writeExport(work, 'a.csv', { to: 3 })]);
+    const result = await push([writeExport(e2e.work, 'a.csv', { to: 3 })]);
     expect(result.code).toBe(0);
     const text = result.stdout.replace(/\d+\.\d s/, 'N s');
     expect(text).toBe(
@@ -166,7 +147,7 @@ describe('inputs', () => {
 
   it('decompresses a .gz file on the fly', async () => {
     const r = await start();
-    const file = path.join(work, 'a.csv.gz');
+    const file = path.join(e2e.work, 'a.csv.gz');
     writeFileSync(file, gzipSync(exportCsv({ to: 40 })));
     const result = await push([file, '--json']);
     expect(result.code).toBe(0);
@@ -178,7 +159,7 @@ describe('inputs', () => {
 describe('--max-invalid', () => {
   it('with 3 invalid rows and a budget of 1: nothing sent, exit 1, the summary says why; 10% accepts them', async () => {
     const r = await start();
-    const file = writeExport(work, 'a.csv', { to: 30, invalid: [2, 12, 22] });
+    const file = writeExport(e2e.work, 'a.csv', { to: 30, invalid: [2, 12, 22] });
     const json = await push([file, '--max-invalid', '1', '--json']);
     expect(json.code).toBe(1);
     const s = JSON.parse(json.stdout);
@@ -203,8 +184,8 @@ describe('the API key', () => {
       validate: (record) =>
         (record as { conversionId?: string }).conversionId === '5' ? `bad element ${key}?` : undefined,
     });
-    const file = writeExport(work, 'a.csv', { to: 30, invalid: [3] });
-    const rejects = path.join(work, 'rejects.csv');
+    const file = writeExport(e2e.work, 'a.csv', { to: 30, invalid: [3] });
+    const rejects = path.join(e2e.work, 'rejects.csv');
     const result = await push([file, '--verbose', '--rejects', rejects, '--batch-size', '10']);
     expect(result.code).toBe(1);
     expect(acceptedIds(r.accepted)).toEqual(range(1, 30).filter((id) => id !== 3 && id !== 5));
@@ -214,10 +195,10 @@ describe('the API key', () => {
     for (const text of [result.stdout, result.stderr, readFileSync(rejects, 'utf8')]) {
       expect(text).not.toContain(key);
     }
-    const ledgerFiles = readdirSync(path.dirname(state));
+    const ledgerFiles = readdirSync(path.dirname(e2e.state));
     expect(ledgerFiles).toContain('ledger.db');
     for (const name of ledgerFiles) {
-      const bytes = readFileSync(path.join(path.dirname(state), name));
+      const bytes = readFileSync(path.join(path.dirname(e2e.state), name));
       expect(bytes.indexOf(key), name).toBe(-1);
       expect(bytes.indexOf(Buffer.from(key, 'utf16le')), name).toBe(-1);
     }

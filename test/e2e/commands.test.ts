@@ -2,10 +2,10 @@
 // in their several forms, a JS transform, and apiKeyFile handling.
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { presets } from '../../src/mapping/presets/index.js';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
 import { fixtureInputs, root, runCli, tempDir } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 
 const quick = path.join(root, 'fixtures/google-ads-style');
 const quickFields = JSON.parse(readFileSync(path.join(quick, 'revimport.config.json'), 'utf8')).mapping;
@@ -115,13 +115,7 @@ describe('revimport init', () => {
 
 describe('config files', () => {
   const key = 'cfg-key-77';
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver({ apiKey: key });
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const e2e = useE2E({ key, startFirst: true, once: true });
 
   it.each([
     [
@@ -161,7 +155,7 @@ describe('config files', () => {
     mkdirSync(path.join(cwd, 'conf'));
     writeFileSync(
       path.join(cwd, 'conf', 'revimport.config.json'),
-      JSON.stringify({ baseUrl: receiver.url, state: 'runs.db', mapping: quickFields }),
+      JSON.stringify({ baseUrl: e2e.receiver.url, state: 'runs.db', mapping: quickFields }),
     );
     const push = await runCli(
       ['push', path.join(quick, 'conversions.csv'), '-c', 'conf/revimport.config.json'],
@@ -209,14 +203,14 @@ export function transform(row) {
         'push',
         path.join(quick, 'conversions.csv'),
         '--base-url',
-        receiver.url,
+        e2e.receiver.url,
         '--state',
         path.join(cwd, 'l.db'),
       ],
       { cwd, env: { REVIMPORT_API_KEY: key } },
     );
     expect(push.code).toBe(1);
-    const names = receiver.accepted.slice(-4).map((a) => a.record.conversionName);
+    const names = e2e.receiver.accepted.slice(-4).map((a) => a.record.conversionName);
     expect(names).toEqual(['web-Purchase', 'web-Purchase', 'web-Purchase', 'web-Purchase']);
   });
 
@@ -230,7 +224,7 @@ export function transform(row) {
     writeFileSync(
       path.join(configDir, 'revimport.config.json'),
       JSON.stringify({
-        baseUrl: receiver.url,
+        baseUrl: e2e.receiver.url,
         apiKeyFile: 'crm.key',
         rejects: 'out.csv',
         mapping: quickFields,

@@ -1,55 +1,50 @@
 // Issue 20, "counts that add up": each example the issue quotes, run end to end (bin/revimport.js, a real
 // receiver, a real ledger, a pseudo-terminal for the spinner). runCli checks the identities of every --json
 // line as well (src/report/identities.ts, test/helpers/cli.ts).
-import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { violatedIdentities } from '../../src/report/identities.js';
-import { type Receiver, type ScriptedResponse, startReceiver } from '../../src/testing/receiver.js';
-import { bin, cleanEnv, root, runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, exportCsv, pushEnv, range, writeConfig } from '../helpers/exports.js';
+import type { ScriptedResponse } from '../../src/testing/receiver.js';
+import { root, runCli, tempDir } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, exportCsv, range } from '../helpers/exports.js';
+import { hasScript, runInPty } from '../helpers/pty.js';
 
 const key = 'e2e-counts-key-5e21';
 const shopify = path.join(root, 'fixtures/presets/shopify/orders_export.csv');
 
-let receiver: Receiver;
-/** While true the receiver answers 503 to every request (a CRM that is down). */
-let down = false;
-/** Bodies whose first conversionId is at most this are answered 503 too. */
-let failUpTo = 0;
-let work: string;
-let state: string;
-let config: string;
-let file: string;
-
-beforeEach(async () => {
-  down = false;
-  failUpTo = 0;
-  const outage: ScriptedResponse = { status: 503, body: '{"error":"down"}' };
-  receiver = await startReceiver({
-    apiKey: key,
+const e2e = useE2E({
+  key,
+  startFirst: true,
+  receiver: {
     honourIdempotencyKey: false,
     intercept: (elements) => {
       const first = Number((elements?.[0] as { conversionId?: string } | undefined)?.conversionId);
       return down || first <= failUpTo ? outage : undefined;
     },
-  });
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
-  file = path.join(work, 'orders.csv');
+  },
 });
-afterEach(async () => {
-  await receiver.close();
+/** While true the receiver answers 503 to every request (a CRM that is down). */
+let down = false;
+/** Bodies whose first conversionId is at most this are answered 503 too. */
+let failUpTo = 0;
+let file: string;
+
+const outage: ScriptedResponse = { status: 503, body: '{"error":"down"}' };
+
+beforeEach(() => {
+  down = false;
+  failUpTo = 0;
+  file = path.join(e2e.work, 'orders.csv');
 });
 
-const env = () => pushEnv(receiver.url, key, state);
+const env = () => e2e.env();
 
 async function push(...flags: string[]) {
-  const result = await runCli(['push', file, '-c', config, '--retries', '0', ...flags], {
-    cwd: work,
+  const result = await runCli(['push', file, '-c', e2e.config, '--retries', '0', ...flags], {
+    cwd: e2e.work,
     env: env(),
   });
   return { ...result, summary: flags.includes('--json') ? JSON.parse(result.stdout) : undefined };
@@ -73,7 +68,7 @@ describe('a re-run after a failure', () => {
       retriedSent: 300,
     });
     expect(violatedIdentities(again.summary)).toEqual([]);
-    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 300));
+    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, 300));
 
     // The text says it the same way: this run's rows on one line, the resent records on their own.
     down = true;
@@ -122,7 +117,7 @@ describe('times', () => {
   it('--json durationMs is finishedAt - startedAt, and the summary text shows the same seconds', async () => {
     writeFileSync(file, exportCsv({ to: 20 }));
     // Slow answers make the time outside the pipeline (start-up, ledger) a small share: any gap shows.
-    receiver.setDelay(300);
+    e2e.receiver.setDelay(300);
     const result = await push('--json');
     const line = result.summary;
     expect(line.durationMs).toBe(Date.parse(line.finishedAt) - Date.parse(line.startedAt));
@@ -134,29 +129,22 @@ describe('times', () => {
     // Not a timing assertion: the run's own seconds cannot exceed the wall time around the process, and
     // the pipeline alone (what it showed before) leaves out the process start and the ledger.
     expect(seconds).toBeLessThanOrEqual(wall + 0.05);
-    const history = JSON.parse((await runCli(['history', '--json', '--state', state], { cwd: work })).stdout);
+    const history = JSON.parse(
+      (await runCli(['history', '--json', '--state', e2e.state], { cwd: e2e.work })).stdout,
+    );
     expect(history[0].startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(history[0].finishedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(history[0].durationMs).toBe(Date.parse(history[0].finishedAt) - Date.parse(history[0].startedAt));
   });
 });
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
-/** Every spinner frame's counts: `<rows> rows read, <delivered> delivered, ...` and what follows it. */
-async function spinnerFrames(args: string[]): Promise<{ code: number | null; frames: string[] }> {
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 200 rows 40; exec ${command}`, '/dev/null'], {
-    env: { ...cleanEnv({ CI: undefined, ...env() }), SHELL: '/bin/sh', TERM: 'xterm' },
-    cwd: work,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+/**
+ * Every spinner frame of `push <file> -c <config> <flags>` in a pty: `<rows> rows read, <delivered> delivered, ...`
+ * and what follows it.
+ */
+async function spinnerFrames(...flags: string[]): Promise<{ code: number | null; frames: string[] }> {
+  const args = ['push', file, '-c', e2e.config, ...flags];
+  const { code, output } = await runInPty(args, { columns: 200, rows: 40, env: env(), cwd: e2e.work });
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's escape sequences are stripped
   const plain = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '\n');
   return { code, frames: plain.match(/\d+ rows read, \d+ delivered[^\n]*/g) ?? [] };
@@ -171,8 +159,8 @@ describe.skipIf(!hasScript)('the spinner (a pseudo-terminal)', () => {
 
   it('never shows more delivered than rows read', async () => {
     writeFileSync(file, exportCsv({ to: 6000 }));
-    receiver.setDelay(20);
-    const run = await spinnerFrames(['push', file, '-c', config, '--batch-size', '64', '--concurrency', '2']);
+    e2e.receiver.setDelay(20);
+    const run = await spinnerFrames('--batch-size', '64', '--concurrency', '2');
     expect(run.code).toBe(0);
     expect(run.frames.length).toBeGreaterThan(0);
     const over = run.frames.filter((frame) => counts(frame)[1]! > counts(frame)[0]!);
@@ -183,9 +171,8 @@ describe.skipIf(!hasScript)('the spinner (a pseudo-terminal)', () => {
     writeFileSync(file, exportCsv({ to: 200 }));
     // The first half fails, the second is delivered: each delivery redraws the counts.
     failUpTo = 100;
-    receiver.setDelay(100);
-    const args = ['push', file, '-c', config, '--batch-size', '20', '--concurrency', '1', '--retries', '0'];
-    const run = await spinnerFrames(args);
+    e2e.receiver.setDelay(100);
+    const run = await spinnerFrames('--batch-size', '20', '--concurrency', '1', '--retries', '0');
     expect(run.code).toBe(4);
     expect(run.frames.length).toBeGreaterThan(0);
     expect(run.frames.filter((frame) => !frame.includes(' delivered, 0 rejected,'))).toEqual([]);
@@ -198,8 +185,8 @@ describe.skipIf(!hasScript)('the spinner (a pseudo-terminal)', () => {
     // 200 it could be over before the first frame: seen failing now and then on CI's Node 24 leg).
     await push('--batch-size', '20');
     down = false;
-    receiver.setDelay(150);
-    const run = await spinnerFrames(['push', file, '-c', config, '--batch-size', '20', '--concurrency', '1']);
+    e2e.receiver.setDelay(150);
+    const run = await spinnerFrames('--batch-size', '20', '--concurrency', '1');
     expect(run.code).toBe(0);
     const resending = run.frames.filter((frame) => frame.includes('resent from earlier runs'));
     expect(resending.length).toBeGreaterThan(0);

@@ -2,12 +2,12 @@
 // holding every valid conversionId, a repeat only for a batch in flight at the crash and then under
 // the same Idempotency-Key; SIGTERM stops cleanly (143), and `revimport retry` sends what was left.
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type RecordedRequest, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, pushEnv, range, repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Receiver, RecordedRequest } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, range, repeats, writeExport } from '../helpers/exports.js';
 import { type RunningCli, startCli } from '../helpers/spawn.js';
 
 const key = 'e2e-crash-key-51f0';
@@ -16,21 +16,11 @@ const invalid = [100, 2000];
 const validIds = range(1, rows).filter((id) => !invalid.includes(id));
 const flags = ['--json', '--batch-size', '50', '--concurrency', '2', '--retries', '2'];
 
-let receiver: Receiver | undefined;
-let work: string;
-let state: string;
-let config: string;
+const e2e = useE2E({ key });
 let file: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
-  file = writeExport(work, 'big.csv', { to: rows, invalid });
-});
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
+  file = writeExport(e2e.work, 'big.csv', { to: rows, invalid });
 });
 
 /**
@@ -39,8 +29,7 @@ afterEach(async () => {
  */
 async function receiverThatStops(after: number, signal: NodeJS.Signals, honourIdempotencyKey = true) {
   const target: { cli?: RunningCli; sentAt?: number } = {};
-  const r = await startReceiver({
-    apiKey: key,
+  const r = await e2e.start({
     honourIdempotencyKey,
     onRequest: () => {
       if (target.sentAt === undefined && target.cli && r.accepted.length >= after) {
@@ -49,7 +38,6 @@ async function receiverThatStops(after: number, signal: NodeJS.Signals, honourId
       }
     },
   });
-  receiver = r;
   r.setDelay(20);
   return { r, target };
 }
@@ -58,20 +46,21 @@ async function settled(r: Receiver): Promise<void> {
   while (r.held > 0) await delay(10);
 }
 
-const env = () => pushEnv(receiver!.url, key, state);
+const env = () => e2e.env();
 
 describe.each([{ honourIdempotencyKey: true }, { honourIdempotencyKey: false }])(
   'SIGKILL mid-run (receiver honours Idempotency-Key: $honourIdempotencyKey)',
   ({ honourIdempotencyKey }) => {
     it('the next run delivers every valid record; any repeat is an in-flight batch resent with its key', async () => {
       const { r, target } = await receiverThatStops(1000, 'SIGKILL', honourIdempotencyKey);
-      target.cli = startCli(['push', file, '-c', config, ...flags], { cwd: work, env: env() });
+      target.cli = startCli(['push', file, '-c', e2e.config, ...flags], { cwd: e2e.work, env: env() });
       const killed = await target.cli.done;
       expect(killed.signal).toBe('SIGKILL');
       expect(killed.stdout).toBe('');
       // What a crash leaves on disk (the database and its write-ahead log) never holds the key.
-      expect(existsSync(`${state}-wal`)).toBe(true);
-      for (const name of [state, `${state}-wal`]) expect(readFileSync(name).indexOf(key), name).toBe(-1);
+      expect(existsSync(`${e2e.state}-wal`)).toBe(true);
+      for (const name of [e2e.state, `${e2e.state}-wal`])
+        expect(readFileSync(name).indexOf(key), name).toBe(-1);
       await settled(r);
       const storedBeforeRerun = r.accepted.length;
       expect(storedBeforeRerun).toBeGreaterThanOrEqual(1000);
@@ -86,8 +75,8 @@ describe.each([{ honourIdempotencyKey: true }, { honourIdempotencyKey: false }])
       // A smaller batch size: the file's records no longer fall into the crashed run's batches (a record
       // sent both from the ledger and from the file would go out under two keys), and a resent batch must
       // still go out whole, as the same bytes under the same key, not cut to the new size.
-      const again = await runCli(['push', file, '-c', config, ...flags, '--batch-size', '20'], {
-        cwd: work,
+      const again = await runCli(['push', file, '-c', e2e.config, ...flags, '--batch-size', '20'], {
+        cwd: e2e.work,
         env: env(),
       });
       expect(again.stderr).not.toContain('internal error');
@@ -116,7 +105,7 @@ describe.each([{ honourIdempotencyKey: true }, { honourIdempotencyKey: false }])
       expect(resends.length).toBeGreaterThan(0);
       if (honourIdempotencyKey) expect(resends.some((q) => q.replayed)).toBe(true);
 
-      const history = await runCli(['history', '--json', '--state', state], { cwd: work });
+      const history = await runCli(['history', '--json', '--state', e2e.state], { cwd: e2e.work });
       expect(history.code).toBe(0);
       const runs = JSON.parse(history.stdout);
       expect(runs).toHaveLength(2);
@@ -137,7 +126,7 @@ describe.each([{ honourIdempotencyKey: true }, { honourIdempotencyKey: false }])
 describe('SIGTERM mid-run', () => {
   it('exits 143 with the summary, leaves the rest pending, and `revimport retry` delivers it once', async () => {
     const { r, target } = await receiverThatStops(500, 'SIGTERM');
-    target.cli = startCli(['push', file, '-c', config, ...flags], { cwd: work, env: env() });
+    target.cli = startCli(['push', file, '-c', e2e.config, ...flags], { cwd: e2e.work, env: env() });
     const stopped = await target.cli.done;
     expect(stopped.code).toBe(143);
     // No new batch once the signal is handled: the one in flight beside the request being answered,
@@ -155,7 +144,7 @@ describe('SIGTERM mid-run', () => {
     expect(repeats(r.accepted).size).toBe(0);
     expect(acceptedIds(r.accepted).every((id) => readSoFar.has(id))).toBe(true);
 
-    const retry = await runCli(['retry', ...flags], { cwd: work, env: env() });
+    const retry = await runCli(['retry', ...flags], { cwd: e2e.work, env: env() });
     expect(retry.code).toBe(0);
     const t = JSON.parse(retry.stdout);
     expect([t.retried, t.retriedSent, t.sent, t.failed, t.pending, t.rowsRead]).toEqual([
@@ -169,7 +158,7 @@ describe('SIGTERM mid-run', () => {
     const handled = validIds.slice(0, s.sent + s.pending);
     expect(acceptedIds(r.accepted)).toEqual(handled);
 
-    const rest = await runCli(['push', file, '-c', config, ...flags], { cwd: work, env: env() });
+    const rest = await runCli(['push', file, '-c', e2e.config, ...flags], { cwd: e2e.work, env: env() });
     expect(rest.code).toBe(1);
     const u = JSON.parse(rest.stdout);
     expect([u.alreadySent, u.sent, u.retried]).toEqual([handled.length, validIds.length - handled.length, 0]);

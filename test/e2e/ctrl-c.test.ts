@@ -6,11 +6,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { bin, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, pushEnv, range, repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { bin, cleanEnv, runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, pushEnv, range, repeats, writeExport } from '../helpers/exports.js';
+import { hasScript, quote } from '../helpers/pty.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const key = 'e2e-ctrl-c-key-3b9e';
 const rows = 1000;
 const flags = ['--batch-size', '50', '--concurrency', '4'];
@@ -18,8 +19,6 @@ const hideCursor = '\u001b[?25l';
 const showCursor = '\u001b[?25h';
 /** The text summary's delivery line, as a stopped run prints it. */
 const stoppedSummary = /delivered (\d+), rejected 0, failed 0, already sent 0, left pending (\d+)/;
-
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 interface PtyRun {
   /** Writes to the terminal, as keys typed (`\x03` is Ctrl-C). */
@@ -97,27 +96,22 @@ async function settled(r: Receiver): Promise<void> {
   while (r.held > 0) await delay(10);
 }
 
+const e2e = useE2E({ key });
+
 describe.skipIf(!hasScript)('stopping a push on a terminal with the spinner on', () => {
-  let receiver: Receiver | undefined;
-  let work: string;
-  let config: string;
   let input: string;
   beforeEach(() => {
-    work = tempDir();
-    config = writeConfig(work);
-    input = writeExport(work, 'export.csv', { to: rows });
+    input = writeExport(e2e.work, 'export.csv', { to: rows });
   });
   const runs: PtyRun[] = [];
   afterEach(async () => {
     for (const run of runs.splice(0)) run.kill();
-    await receiver?.close();
-    receiver = undefined;
   });
-  const env = (r: Receiver) => pushEnv(r.url, key, path.join(work, 'ledger.db'));
+  const env = (r: Receiver) => pushEnv(r.url, key, path.join(e2e.work, 'ledger.db'));
 
   /** A push started in a pty; resolves once the spinner runs and the receiver holds 4 batches in flight. */
   async function pushInFlight(r: Receiver): Promise<PtyRun> {
-    const run = startInPty(['push', input, '-c', config, ...flags], work, env(r));
+    const run = startInPty(['push', input, '-c', e2e.config, ...flags], e2e.work, env(r));
     runs.push(run);
     await vi.waitFor(
       () => {
@@ -138,7 +132,10 @@ describe.skipIf(!hasScript)('stopping a push on a terminal with the spinner on',
     expect(r.accepted).toHaveLength(Number(delivered));
     expect(Number(pending)).toBeGreaterThan(0);
     r.setDelay(0);
-    const again = await runCli(['push', input, '-c', config, ...flags, '--json'], { cwd: work, env: env(r) });
+    const again = await runCli(['push', input, '-c', e2e.config, ...flags, '--json'], {
+      cwd: e2e.work,
+      env: env(r),
+    });
     expect(again.code).toBe(0);
     const s = JSON.parse(again.stdout);
     expect([s.retried, s.failed, s.pending]).toEqual([Number(pending), 0, 0]);
@@ -147,7 +144,7 @@ describe.skipIf(!hasScript)('stopping a push on a terminal with the spinner on',
   }
 
   it('Ctrl-C: isig stays on, requests in flight finish, summary, exit 130; the re-run stores no duplicate', async () => {
-    receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false });
+    const receiver = await e2e.start({ honourIdempotencyKey: false });
     receiver.setDelay(300);
     const run = await pushInFlight(receiver);
     // Ctrl-\ and Ctrl-Z reach the process only while the terminal keeps isig (ora's raw mode turned it off).
@@ -162,7 +159,7 @@ describe.skipIf(!hasScript)('stopping a push on a terminal with the spinner on',
   });
 
   it('SIGTERM from another process: exit 143 with the summary; the re-run stores no duplicate', async () => {
-    receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false });
+    const receiver = await e2e.start({ honourIdempotencyKey: false });
     receiver.setDelay(300);
     const run = await pushInFlight(receiver);
     process.kill(run.pid(), 'SIGTERM');
@@ -180,7 +177,7 @@ describe.skipIf(!hasScript)('stopping a push on a terminal with the spinner on',
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    receiver = await startReceiver({ apiKey: key });
+    const receiver = await e2e.start();
     receiver.script({}, ...Array.from({ length: 4 }, () => ({ until: gate })));
     const run = await pushInFlight(receiver);
     run.type('\x03');
@@ -200,8 +197,8 @@ describe.skipIf(!hasScript)('stopping a push on a terminal with the spinner on',
     // The held batches reach the receiver after all; the ledger has them pending under their keys.
     await settled(receiver);
     expect(receiver.accepted).toHaveLength(250);
-    const again = await runCli(['push', input, '-c', config, ...flags, '--json'], {
-      cwd: work,
+    const again = await runCli(['push', input, '-c', e2e.config, ...flags, '--json'], {
+      cwd: e2e.work,
       env: env(receiver),
     });
     expect(again.code).toBe(0);

@@ -3,53 +3,34 @@
 // the oracle (every valid conversionId exactly once).
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import {
   acceptedIds,
   defaultValue,
   expectedRecord,
-  pushEnv,
   range,
   repeats,
-  writeConfig,
   writeExport,
 } from '../helpers/exports.js';
 
 const key = 'e2e-delivery-key-8c1d';
 
-let receiver: Receiver | undefined;
-let work: string;
-let state: string;
-let config: string;
-
-beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
-});
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, ...options });
-  return receiver;
-}
+const e2e = useE2E({ key });
+const { start } = e2e;
 
 function push(file: string, ...flags: string[]) {
-  return runCli(['push', file, '-c', config, '--json', ...flags], {
-    cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+  return runCli(['push', file, '-c', e2e.config, '--json', ...flags], {
+    cwd: e2e.work,
+    env: e2e.env(),
   });
 }
 
 describe('the ledger across runs', () => {
   it('a re-run of the same file sends nothing: every valid row is alreadySent', async () => {
     const r = await start();
-    const file = writeExport(work, 'a.csv', { to: 120, invalid: [5, 60] });
+    const file = writeExport(e2e.work, 'a.csv', { to: 120, invalid: [5, 60] });
     const first = await push(file);
     expect(first.code).toBe(1);
     const s1 = JSON.parse(first.stdout);
@@ -72,11 +53,15 @@ describe('the ledger across runs', () => {
 
   it('an overlapping file (rows 1-600, then 301-900) sends only the new rows', async () => {
     const r = await start();
-    const first = await push(writeExport(work, 'first.csv', { to: 600 }), '--batch-size', '200');
+    const first = await push(writeExport(e2e.work, 'first.csv', { to: 600 }), '--batch-size', '200');
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout).sent).toBe(600);
 
-    const second = await push(writeExport(work, 'second.csv', { from: 301, to: 900 }), '--batch-size', '200');
+    const second = await push(
+      writeExport(e2e.work, 'second.csv', { from: 301, to: 900 }),
+      '--batch-size',
+      '200',
+    );
     expect(second.code).toBe(0);
     const s = JSON.parse(second.stdout);
     expect([s.rowsRead, s.valid, s.sent, s.alreadySent]).toEqual([600, 600, 300, 300]);
@@ -86,10 +71,10 @@ describe('the ledger across runs', () => {
 
   it('a changed row is reported "changed since delivered", not sent (exit 1), and sent with --resend', async () => {
     const r = await start();
-    const file = writeExport(work, 'a.csv', { to: 50 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 50 });
     expect((await push(file)).code).toBe(0);
     const changedValue = (id: number) => (id === 17 ? '999.99' : defaultValue(id));
-    const changed = writeExport(work, 'b.csv', { to: 50, valueFor: changedValue });
+    const changed = writeExport(e2e.work, 'b.csv', { to: 50, valueFor: changedValue });
 
     const second = await push(changed);
     expect(second.code).toBe(1);
@@ -116,11 +101,11 @@ describe('refunds after delivery', () => {
 
   it('reports the difference, and with --refunds adjust sends it once as an adjustment record', async () => {
     const r = await start();
-    expect((await push(writeExport(work, 'a.csv', { to: 30 }))).code).toBe(0);
+    expect((await push(writeExport(e2e.work, 'a.csv', { to: 30 }))).code).toBe(0);
     const original = expectedRecord(17);
 
     // Tomorrow's export: order 17 was refunded 5.00.
-    const refunded = writeExport(work, 'b.csv', { to: 30, valueFor: lowered({ 17: 5 }) });
+    const refunded = writeExport(e2e.work, 'b.csv', { to: 30, valueFor: lowered({ 17: 5 }) });
     const reported = await push(refunded);
     expect(reported.code).toBe(1);
     const s = JSON.parse(reported.stdout);
@@ -152,7 +137,7 @@ describe('refunds after delivery', () => {
     expect([again.sent, again.changed, again.adjusted, again.alreadySent]).toEqual([0, 0, 0, 30]);
 
     // A further refund of 3.00 gets its own adjustment: the difference from what was last adjusted.
-    const further = writeExport(work, 'c.csv', { to: 30, valueFor: lowered({ 17: 8 }) });
+    const further = writeExport(e2e.work, 'c.csv', { to: 30, valueFor: lowered({ 17: 8 }) });
     const f = JSON.parse((await push(further, '--refunds', 'adjust')).stdout);
     expect([f.sent, f.adjusted, f.changedDifference]).toEqual([1, 1, { EUR: -3 }]);
     const newer = Number((original.conversionValue - 8).toFixed(2));
@@ -188,7 +173,10 @@ describe('seeded faults: every record exactly once', () => {
     },
   ])('$name', async ({ honourIdempotencyKey, faults }) => {
     const r = await start({ honourIdempotencyKey, faults });
-    const result = await push(writeExport(work, 'a.csv', { to: 1000, invalid: [10, 500] }), ...faultFlags);
+    const result = await push(
+      writeExport(e2e.work, 'a.csv', { to: 1000, invalid: [10, 500] }),
+      ...faultFlags,
+    );
     expect(result.stderr).not.toContain('internal error');
     expect(result.code).toBe(1);
     const s = JSON.parse(result.stdout);
@@ -217,8 +205,8 @@ describe('server refusals', () => {
         return id.endsWith('7') ? `conversionId ${id} is not allowed` : undefined;
       },
     });
-    const file = writeExport(work, 'a.csv', { to: 200 });
-    const rejects = path.join(work, 'rejects.csv');
+    const file = writeExport(e2e.work, 'a.csv', { to: 200 });
+    const rejects = path.join(e2e.work, 'rejects.csv');
     const result = await push(file, '--batch-size', '50', '--rejects', rejects);
     expect(result.code).toBe(1);
     const s = JSON.parse(result.stdout);
@@ -255,7 +243,7 @@ describe('server refusals', () => {
   it('413 (maxBatch 100, --batch-size 500): everything delivered; later batches are smaller', async () => {
     const r = await start({ maxBatch: 100 });
     const result = await push(
-      writeExport(work, 'a.csv', { to: 1500 }),
+      writeExport(e2e.work, 'a.csv', { to: 1500 }),
       '--batch-size',
       '500',
       '--concurrency',

@@ -3,9 +3,9 @@
 // records are what a real push then delivers.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { describe, expect, it } from 'vitest';
 import { root, runCli, tempDir } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 
 const dir = path.join(root, 'fixtures/google-ads-style');
 const input = path.join(dir, 'conversions.csv');
@@ -15,20 +15,14 @@ const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8'
 };
 const key = 'emit-test-key';
 
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver({ apiKey: key });
-});
-afterAll(async () => {
-  await receiver.close();
-});
+const e2e = useE2E({ key, startFirst: true, once: true });
 
 describe('push --check --emit', () => {
   it('writes every record a push would send, with its file and line, and sends nothing', async () => {
     const work = tempDir();
     const out = path.join(work, 'records.jsonl');
     const result = await runCli(['push', input, '-c', config, '--check', '--emit', out, '--json'], {
-      env: { REVIMPORT_API_KEY: key, REVIMPORT_BASE_URL: receiver.url },
+      env: { REVIMPORT_API_KEY: key, REVIMPORT_BASE_URL: e2e.receiver.url },
     });
     const summary = JSON.parse(result.stdout);
     const lines = readFileSync(out, 'utf8')
@@ -42,14 +36,14 @@ describe('push --check --emit', () => {
       expect(readFileSync(input, 'utf8').split('\n')[l.line - 1]).toContain(String(l.record.conversionId));
     }
     expect(statSync(out).mode & 0o777).toBe(0o600);
-    expect(receiver.requests).toHaveLength(0);
+    expect(e2e.receiver.requests).toHaveLength(0);
 
     // What the file says is what a push delivers.
-    const pushed = await runCli(['push', input, '-c', config, '--base-url', receiver.url], {
+    const pushed = await runCli(['push', input, '-c', config, '--base-url', e2e.receiver.url], {
       env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, 'ledger.db') },
     });
     expect(pushed.code).toBe(1);
-    expect(receiver.accepted.map((a) => a.record)).toEqual(lines.map((l) => l.record));
+    expect(e2e.receiver.accepted.map((a) => a.record)).toEqual(lines.map((l) => l.record));
   });
 
   it('goes with --check only, and its folder must exist: exit 2 before anything is read', async () => {

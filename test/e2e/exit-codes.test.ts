@@ -3,51 +3,33 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import {
   acceptedIds,
   expectedRecord,
   exportConfig,
   pushEnv,
   range,
-  writeConfig,
   writeExport,
 } from '../helpers/exports.js';
 import { startCli } from '../helpers/spawn.js';
 
 const key = 'e2e-exit-key-77aa';
 
-let receivers: Receiver[] = [];
-let work: string;
-let state: string;
-let config: string;
-
-beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
-});
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  const r = await startReceiver({ apiKey: key, ...options });
-  receivers.push(r);
-  return r;
-}
+const e2e = useE2E({ key });
+const { start } = e2e;
 
 const push = (r: Receiver, args: string[], apiKey = key) =>
-  runCli(['push', ...args], { cwd: work, env: pushEnv(r.url, apiKey, state) });
+  runCli(['push', ...args], { cwd: e2e.work, env: pushEnv(r.url, apiKey, e2e.state) });
 
 describe('exit 0 and 1', () => {
   it('0: every row delivered, field by field', async () => {
     const r = await start();
-    const file = writeExport(work, 'a.csv', { to: 30 });
-    const result = await push(r, [file, '-c', config, '--json']);
+    const file = writeExport(e2e.work, 'a.csv', { to: 30 });
+    const result = await push(r, [file, '-c', e2e.config, '--json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ rowsRead: 30, valid: 30, invalid: 0, sent: 30 });
     expect(r.accepted.map((a) => a.record)).toEqual(range(1, 30).map((id) => expectedRecord(id)));
@@ -55,8 +37,8 @@ describe('exit 0 and 1', () => {
 
   it('1: some rows invalid, the rest delivered', async () => {
     const r = await start();
-    const file = writeExport(work, 'a.csv', { to: 30, invalid: [3, 4] });
-    const result = await push(r, [file, '-c', config, '--json']);
+    const file = writeExport(e2e.work, 'a.csv', { to: 30, invalid: [3, 4] });
+    const result = await push(r, [file, '-c', e2e.config, '--json']);
     expect(result.code).toBe(1);
     const s = JSON.parse(result.stdout);
     expect([s.valid, s.invalid, s.sent]).toEqual([28, 2, 28]);
@@ -80,9 +62,9 @@ describe('exit 0 and 1', () => {
 describe('exit 2: usage and config errors, nothing sent', () => {
   it('an unknown config key: the message names the key and the file', async () => {
     const r = await start();
-    const bad = path.join(work, 'bad.config.json');
+    const bad = path.join(e2e.work, 'bad.config.json');
     writeFileSync(bad, JSON.stringify({ ...exportConfig, batchsize: 5 }));
-    const result = await push(r, [writeExport(work, 'a.csv', { to: 3 }), '-c', bad]);
+    const result = await push(r, [writeExport(e2e.work, 'a.csv', { to: 3 }), '-c', bad]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(bad);
     expect(result.stderr).toContain('unknown key batchsize');
@@ -105,7 +87,7 @@ describe('exit 2: usage and config errors, nothing sent', () => {
     { name: '--max-invalid junk', args: ['--max-invalid', 'lots'], message: '--max-invalid must be a count' },
   ])('a bad flag: $name', async ({ args, message }) => {
     const r = await start();
-    const result = await push(r, [writeExport(work, 'a.csv', { to: 3 }), '-c', config, ...args]);
+    const result = await push(r, [writeExport(e2e.work, 'a.csv', { to: 3 }), '-c', e2e.config, ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stdout).toBe('');
@@ -114,10 +96,10 @@ describe('exit 2: usage and config errors, nothing sent', () => {
 
   it('a column named in the mapping is missing from the file', async () => {
     const r = await start();
-    const missing = path.join(work, 'missing.config.json');
+    const missing = path.join(e2e.work, 'missing.config.json');
     const fields = { ...exportConfig.mapping.fields, conversionDatetime: 'Zeit' };
     writeFileSync(missing, JSON.stringify({ ...exportConfig, mapping: { fields } }));
-    const file = writeExport(work, 'a.csv', { to: 3 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 3 });
     const result = await push(r, [file, '-c', missing]);
     expect(result.code).toBe(2);
     // The config that expects the column is named (issue 20).
@@ -129,7 +111,7 @@ describe('exit 2: usage and config errors, nothing sent', () => {
   });
 
   it('a bare `revimport` (no command) prints the help on stderr and exits 2', async () => {
-    const result = await runCli([], { cwd: work });
+    const result = await runCli([], { cwd: e2e.work });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Usage: revimport');
     expect(result.stdout).toBe('');
@@ -143,14 +125,14 @@ describe('exit 0 for help and version, on stdout', () => {
     { args: ['help'] },
     { args: ['retry', '--help'] },
   ])('$args', async ({ args }) => {
-    const result = await runCli(args, { cwd: work });
+    const result = await runCli(args, { cwd: e2e.work });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: revimport/);
     expect(result.stderr).toBe('');
   });
 
   it('--version', async () => {
-    const result = await runCli(['--version'], { cwd: work });
+    const result = await runCli(['--version'], { cwd: e2e.work });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
@@ -160,8 +142,8 @@ describe('exit 3: the key is refused', () => {
   it('stops after exactly one request, says so on stderr, never prints the key', async () => {
     const r = await start();
     const wrongKey = 'wrong-key-0d15ea5e';
-    const file = writeExport(work, 'a.csv', { to: 500 });
-    const result = await push(r, [file, '-c', config, '--batch-size', '50', '--json', '-v'], wrongKey);
+    const file = writeExport(e2e.work, 'a.csv', { to: 500 });
+    const result = await push(r, [file, '-c', e2e.config, '--batch-size', '50', '--json', '-v'], wrongKey);
     expect(result.code).toBe(3);
     expect(r.requests).toHaveLength(1);
     expect(r.requests[0]!.status).toBe(401);
@@ -177,8 +159,18 @@ describe('exit 3: the key is refused', () => {
 describe('exit 4: delivery failed, then the next run resends', () => {
   it('an always-failing server ends the run quickly; a healthy one later gets everything', async () => {
     const failing = await start({ faults: { seed: 3, error5xx: 1 } });
-    const file = writeExport(work, 'a.csv', { to: 120 });
-    const flags = ['-c', config, '--json', '--batch-size', '50', '--retries', '1', '--max-retry-time', '1'];
+    const file = writeExport(e2e.work, 'a.csv', { to: 120 });
+    const flags = [
+      '-c',
+      e2e.config,
+      '--json',
+      '--batch-size',
+      '50',
+      '--retries',
+      '1',
+      '--max-retry-time',
+      '1',
+    ];
     const first = await push(failing, [file, ...flags]);
     expect(first.code).toBe(4);
     const s = JSON.parse(first.stdout);
@@ -192,7 +184,6 @@ describe('exit 4: delivery failed, then the next run resends', () => {
     // The same target (base URL and key), healthy now: the ledger's failed records go first.
     const port = Number(new URL(failing.url).port);
     await failing.close();
-    receivers = [];
     const healthy = await start({ port });
     const second = await push(healthy, [file, ...flags]);
     expect(second.code).toBe(0);
@@ -210,21 +201,24 @@ describe('exit 5: one run at a time per ledger', () => {
     const r = await start();
     let release!: () => void;
     r.script({ until: new Promise<void>((resolve) => (release = resolve)) });
-    const first = startCli(['push', writeExport(work, 'a.csv', { to: 40 }), '-c', config, '--json'], {
-      cwd: work,
-      env: pushEnv(r.url, key, state),
+    const first = startCli(['push', writeExport(e2e.work, 'a.csv', { to: 40 }), '-c', e2e.config, '--json'], {
+      cwd: e2e.work,
+      env: pushEnv(r.url, key, e2e.state),
     });
     while (r.held === 0) await delay(10);
 
-    const refused = await push(r, [writeExport(work, 'b.csv', { from: 41, to: 80 }), '-c', config]);
+    const refused = await push(r, [writeExport(e2e.work, 'b.csv', { from: 41, to: 80 }), '-c', e2e.config]);
     expect(refused.code).toBe(5);
-    expect(refused.stderr).toContain(`another run is active on ${state}`);
+    expect(refused.stderr).toContain(`another run is active on ${e2e.state}`);
     expect(refused.stdout).toBe('');
 
-    const waiting = startCli(['push', path.join(work, 'b.csv'), '-c', config, '--json', '--wait', '30'], {
-      cwd: work,
-      env: pushEnv(r.url, key, state),
-    });
+    const waiting = startCli(
+      ['push', path.join(e2e.work, 'b.csv'), '-c', e2e.config, '--json', '--wait', '30'],
+      {
+        cwd: e2e.work,
+        env: pushEnv(r.url, key, e2e.state),
+      },
+    );
     let waitedOut = false;
     void waiting.done.then(() => {
       waitedOut = true;
@@ -246,16 +240,16 @@ describe('exit 5: one run at a time per ledger', () => {
     const r = await start();
     let release!: () => void;
     r.script({ until: new Promise<void>((resolve) => (release = resolve)) });
-    const first = startCli(['push', writeExport(work, 'a.csv', { to: 40 }), '-c', config], {
-      cwd: work,
-      env: pushEnv(r.url, key, state),
+    const first = startCli(['push', writeExport(e2e.work, 'a.csv', { to: 40 }), '-c', e2e.config], {
+      cwd: e2e.work,
+      env: pushEnv(r.url, key, e2e.state),
     });
     while (r.held === 0) await delay(10);
     const waiting = startCli(
-      ['push', writeExport(work, 'b.csv', { from: 41, to: 80 }), '-c', config, '--wait', '600'],
+      ['push', writeExport(e2e.work, 'b.csv', { from: 41, to: 80 }), '-c', e2e.config, '--wait', '600'],
       {
-        cwd: work,
-        env: pushEnv(r.url, key, state),
+        cwd: e2e.work,
+        env: pushEnv(r.url, key, e2e.state),
       },
     );
     // Ctrl-C once the run says it waits: a signal sent before its handlers exist (a fixed 500 ms under load

@@ -4,9 +4,9 @@
 // rows skipped by reason, and the warnings it counts.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { issuesOf, root, runCli, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { issuesOf, root, runCli } from '../helpers/cli.js';
+import { pushFolder, useE2E } from '../helpers/e2e.js';
 
 interface Expected {
   records: Record<string, unknown>[];
@@ -34,36 +34,18 @@ const cases = ['instants', 'earned'].flatMap((group) => {
 });
 
 const key = 'instants-test-key';
-let receiver: Receiver;
-let work: string;
-beforeAll(async () => {
-  receiver = await startReceiver({ apiKey: key });
-  work = tempDir();
-});
-afterAll(async () => {
-  await receiver.close();
-});
+const e2e = useE2E({ key, startFirst: true, once: true });
 
 describe.each(cases)('$name', ({ name, folder, inputs }) => {
   const expected = JSON.parse(readFileSync(path.join(folder, 'expected.json'), 'utf8')) as Expected;
 
   it('delivers exactly the records of an independent computation', async () => {
-    const before = receiver.accepted.length;
-    const result = await runCli(
-      [
-        'push',
-        ...inputs,
-        '-c',
-        path.join(folder, 'revimport.config.json'),
-        '--base-url',
-        receiver.url,
-        '--json',
-      ],
-      { env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, `${name}.db`) } },
-    );
+    const before = e2e.receiver.accepted.length;
+    const config = path.join(folder, 'revimport.config.json');
+    const result = await pushFolder(e2e, key, inputs, config, name);
     const summary = JSON.parse(result.stdout);
     expect(issuesOf(summary)).toEqual(expected.invalid);
-    expect(receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
+    expect(e2e.receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
     expect(summary.warnings).toHaveLength(expected.warnings ?? 0);
     if (expected.skippedReasons) expect(summary.skippedReasons).toEqual(expected.skippedReasons);
     for (const warning of summary.warnings) expect(result.stderr).toContain(warning);
@@ -76,19 +58,19 @@ describe('a look-alike export', () => {
   const input = inputsOf('shopify-abandoned')[0]!;
 
   it('is refused when the config names the preset: nothing sent, exit 2, the file named for what it is', async () => {
-    const before = receiver.requests.length;
+    const before = e2e.receiver.requests.length;
     const result = await runCli(
-      ['push', input, '-c', path.join(folder, 'revimport.config.json'), '--base-url', receiver.url],
-      { env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, 'abandoned.db') } },
+      ['push', input, '-c', path.join(folder, 'revimport.config.json'), '--base-url', e2e.receiver.url],
+      { env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(e2e.work, 'abandoned.db') } },
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${input} is not a Shopify orders export`);
     expect(result.stderr).toContain('it is a Shopify abandoned-checkouts export');
-    expect(receiver.requests.length).toBe(before);
+    expect(e2e.receiver.requests.length).toBe(before);
   });
 
   it('is refused when the preset is detected from the header', async () => {
-    const config = path.join(work, 'abandoned-detect.json');
+    const config = path.join(e2e.work, 'abandoned-detect.json');
     writeFileSync(config, JSON.stringify({ timezone: 'America/Los_Angeles' }));
     const result = await runCli(['push', input, '-c', config, '--check', '--json']);
     expect(result.code).toBe(2);

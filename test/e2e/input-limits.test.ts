@@ -6,23 +6,15 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { simpleMapping } from '../helpers/settings.js';
 
-const mapping = {
-  fields: {
-    conversionId: 'id',
-    serviceId: 'visitor',
-    conversionDatetime: 'time',
-    conversionValue: 'value',
-    conversionCurrency: 'currency',
-  },
-};
 const header = 'id,visitor,time,value,currency\n';
 const row = (id: string) => `${id},v-1,2024-05-01T10:00:00Z,10.00,EUR\n`;
 
 function setup(extra: Record<string, unknown> = {}) {
   const dir = tempDir();
   const config = path.join(dir, 'revimport.config.json');
-  writeFileSync(config, JSON.stringify({ mapping, ...extra }));
+  writeFileSync(config, JSON.stringify({ mapping: simpleMapping, ...extra }));
   return { dir, config };
 }
 

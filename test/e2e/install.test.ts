@@ -1,7 +1,7 @@
 // README "Install", "Quick start" and "Running from cron" as a user copies them (issue 20): the packed
 // tarball installed with `npm install -g` into a fresh prefix, then the quick start's commands and the
 // crontab entry's command run by sh from folders outside the clone, with only that prefix's bin on the PATH.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import {
   readmeSection,
   shellCommands,
 } from '../helpers/readme.js';
+import { runProcess } from '../helpers/spawn.js';
 
 const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string })
   .version;
@@ -30,20 +31,10 @@ interface ShellResult {
 }
 
 /** sh -c, as a terminal or cron runs a line: asynchronous, so the in-process receiver can answer. */
-function sh(command: string, cwd: string, env: Record<string, string>): Promise<ShellResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function sh(command: string, cwd: string, env: Record<string, string>): Promise<ShellResult> {
+  // Code, stdout and stderr only: tests compare the whole result.
+  const { code, stdout, stderr } = await runProcess('/bin/sh', ['-c', command], { cwd, env });
+  return { code, stdout, stderr };
 }
 
 /** npm's own settings from the environment (cache, node headers), not those `npm test` sets for its script. */

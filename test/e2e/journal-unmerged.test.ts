@@ -2,29 +2,21 @@
 // killed during its final merge) must still count as sent: a push of the same rows sends nothing, even
 // when another unfinished run row names a live process (a dead run's pid reused), which makes the
 // merge-if-idle at open skip.
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { pushEnv, writeConfig, writeExport } from '../helpers/exports.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { pushEnv, writeExport } from '../helpers/exports.js';
 
 const key = 'e2e-journal-unmerged-key';
-let receiver: Receiver | undefined;
-
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
+const e2e = useE2E({ key });
 
 describe('a journal settled but not merged', () => {
   it('is found by the next push: nothing is sent twice', async () => {
-    const work = tempDir();
-    const state = path.join(work, 'ledger.db');
-    const config = writeConfig(work);
+    const { work, state, config } = e2e;
     const file = writeExport(work, 'orders.csv', { to: 20 });
-    receiver = await startReceiver({ apiKey: key });
+    const receiver = await e2e.start();
 
     // The state a push leaves when killed after settling its batches, before its merge. Its run row
     // names this (live) test process, as a crashed run's reused pid would.

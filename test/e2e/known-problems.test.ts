@@ -6,36 +6,19 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localDay } from '../../src/report/rejects.js';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { exportCsv, pushEnv, writeConfig, writeExport } from '../helpers/exports.js';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { exportCsv, pushEnv, writeExport } from '../helpers/exports.js';
 import { createDatabase, dropDatabase, query, skipPostgres } from '../helpers/postgres.js';
 
 const key = 'e2e-known-key-51c3';
 
-let receivers: Receiver[] = [];
-let work: string;
-let state: string;
-let config: string;
+const e2e = useE2E({ key, receiver: { honourIdempotencyKey: false } });
+const { start } = e2e;
 
-beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
-});
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  const r = await startReceiver({ apiKey: key, honourIdempotencyKey: false, ...options });
-  receivers.push(r);
-  return r;
-}
-
-const push = (r: Receiver, args: string[], ledger = state) =>
-  runCli(['push', ...args, '-c', config], { cwd: work, env: pushEnv(r.url, key, ledger) });
+const push = (r: Receiver, args: string[], ledger = e2e.state) =>
+  runCli(['push', ...args, '-c', e2e.config], { cwd: e2e.work, env: pushEnv(r.url, key, ledger) });
 
 /** The data lines of a CSV rejects file (its header is checked apart). */
 const rejectRows = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').slice(1);
@@ -49,8 +32,8 @@ const view = (result: { code: number | null; stdout: string }) => {
 describe('one bad export no longer makes every later run exit 1', () => {
   it('the rows an earlier run reported are known: exit 0, counted apart, not written again', async () => {
     const r = await start();
-    const file = writeExport(work, 'export.csv', { to: 30, invalid: [3, 4, 5] });
-    const rejects = path.join(work, 'rejects.csv');
+    const file = writeExport(e2e.work, 'export.csv', { to: 30, invalid: [3, 4, 5] });
+    const rejects = path.join(e2e.work, 'rejects.csv');
     const first = await push(r, [file, '--json', '--rejects', rejects]);
     expect(view(first)).toEqual([1, 27, 0, 3, 0]);
     expect(rejectRows(rejects)).toHaveLength(3);
@@ -62,13 +45,13 @@ describe('one bad export no longer makes every later run exit 1', () => {
     expect(rejectRows(rejects)).toHaveLength(3);
 
     // Content, not the file name: the same export downloaded again under another name is known too.
-    const renamed = path.join(work, 'export (1).csv');
+    const renamed = path.join(e2e.work, 'export (1).csv');
     copyFileSync(file, renamed);
     const third = await push(r, [renamed, '--json', '--rejects', rejects]);
     expect(view(third)).toEqual([0, 0, 27, 3, 3]);
 
     // A new bad row is new: exit 1, and only it is written.
-    const grown = writeExport(work, 'export-2.csv', { to: 31, invalid: [3, 4, 5, 31] });
+    const grown = writeExport(e2e.work, 'export-2.csv', { to: 31, invalid: [3, 4, 5, 31] });
     const fourth = await push(r, [grown, '--json', '--rejects', rejects]);
     expect(view(fourth)).toEqual([1, 0, 27, 4, 3]);
     const rows = rejectRows(rejects);
@@ -80,14 +63,14 @@ describe('one bad export no longer makes every later run exit 1', () => {
 
   it('says so in the text summary; --report-known writes them again, still exit 0', async () => {
     const r = await start();
-    const file = writeExport(work, 'export.csv', { to: 10, invalid: [2, 9] });
+    const file = writeExport(e2e.work, 'export.csv', { to: 10, invalid: [2, 9] });
     expect((await push(r, [file])).code).toBe(1);
     const again = await push(r, [file]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(
       `2 invalid, all already reported on ${localDay(new Date())} (run 1): not reported again; --report-known to write them`,
     );
-    const rejects = path.join(work, 'known.jsonl');
+    const rejects = path.join(e2e.work, 'known.jsonl');
     const reported = await push(r, [file, '--json', '--report-known', '--rejects', rejects]);
     expect(view(reported)).toEqual([0, 0, 8, 2, 2]);
     const lines = readFileSync(rejects, 'utf8')
@@ -102,10 +85,10 @@ describe('one bad export no longer makes every later run exit 1', () => {
 
   it('a run whose exit code could not say them (3: a refused key) leaves its rows new for the next run', async () => {
     const r = await start();
-    const file = writeExport(work, 'export.csv', { to: 6, invalid: [2] });
-    const refused = await runCli(['push', file, '--json', '-c', config], {
-      cwd: work,
-      env: pushEnv(r.url, 'not-the-key', state),
+    const file = writeExport(e2e.work, 'export.csv', { to: 6, invalid: [2] });
+    const refused = await runCli(['push', file, '--json', '-c', e2e.config], {
+      cwd: e2e.work,
+      env: pushEnv(r.url, 'not-the-key', e2e.state),
     });
     expect(refused.code).toBe(3);
     const next = await push(r, [file, '--json']);
@@ -115,10 +98,10 @@ describe('one bad export no longer makes every later run exit 1', () => {
 
   it('--max-invalid counts only new invalid rows', async () => {
     const r = await start();
-    const first = writeExport(work, 'a.csv', { to: 20, invalid: [1, 2, 3, 4] });
+    const first = writeExport(e2e.work, 'a.csv', { to: 20, invalid: [1, 2, 3, 4] });
     expect((await push(r, [first, '--json'])).code).toBe(1);
     // Four known, two new: within a budget of 2 (four plus two would exceed it and abort the run).
-    const next = writeExport(work, 'b.csv', { to: 22, invalid: [1, 2, 3, 4, 21, 22] });
+    const next = writeExport(e2e.work, 'b.csv', { to: 22, invalid: [1, 2, 3, 4, 21, 22] });
     const result = await push(r, [next, '--json', '--max-invalid', '2']);
     const s = JSON.parse(result.stdout);
     expect([result.code, s.invalid, s.knownInvalid, s.aborted]).toEqual([0, 6, 4, undefined]);
@@ -133,8 +116,8 @@ describe('a record the server refused, unchanged, makes the next runs exit 0', (
         return id.endsWith('7') ? `conversionId ${id} is not allowed` : undefined;
       },
     });
-    const file = writeExport(work, 'export.csv', { to: 20 });
-    const rejects = path.join(work, 'refused.csv');
+    const file = writeExport(e2e.work, 'export.csv', { to: 20 });
+    const rejects = path.join(e2e.work, 'refused.csv');
     const first = await push(r, [file, '--json', '--rejects', rejects]);
     expect(first.code).toBe(1);
     expect(JSON.parse(first.stdout)).toMatchObject({ rejected: 2, knownRefused: 0 });
@@ -156,20 +139,20 @@ describe('a record the server refused, unchanged, makes the next runs exit 0', (
 describe('the rejects file is never truncated', () => {
   it('a later run with one invalid row keeps the rows an earlier run wrote to the same path', async () => {
     const r = await start();
-    const rejects = path.join(work, 'rejects.csv');
-    await push(r, [writeExport(work, 'a.csv', { to: 5, invalid: [1, 2, 3] }), '--rejects', rejects]);
-    await push(r, [writeExport(work, 'b.csv', { from: 6, to: 8, invalid: [7] }), '--rejects', rejects]);
+    const rejects = path.join(e2e.work, 'rejects.csv');
+    await push(r, [writeExport(e2e.work, 'a.csv', { to: 5, invalid: [1, 2, 3] }), '--rejects', rejects]);
+    await push(r, [writeExport(e2e.work, 'b.csv', { from: 6, to: 8, invalid: [7] }), '--rejects', rejects]);
     expect(rejectRows(rejects).map((row) => row.split(',')[0])).toEqual(['1', '2', '3', '7']);
   });
 
   it("two runs into one rejects-{date}.csv keep both runs' rows, each with its run", async () => {
     const r = await start();
-    const a = writeExport(work, 'a.csv', { to: 5, invalid: [1, 2] });
-    const b = writeExport(work, 'b.csv', { from: 6, to: 8, invalid: [7] });
-    const template = path.join(work, 'rejects-{date}.csv');
+    const a = writeExport(e2e.work, 'a.csv', { to: 5, invalid: [1, 2] });
+    const b = writeExport(e2e.work, 'b.csv', { from: 6, to: 8, invalid: [7] });
+    const template = path.join(e2e.work, 'rejects-{date}.csv');
     expect((await push(r, [a, '--rejects', template])).code).toBe(1);
     expect((await push(r, [b, '--rejects', template])).code).toBe(1);
-    const file = path.join(work, `rejects-${localDay(new Date())}.csv`);
+    const file = path.join(e2e.work, `rejects-${localDay(new Date())}.csv`);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(lines[0]).toBe('Order ID,Visitor ID,Amount,Currency,Time,_raw,_file,_line,_reason,_run');
     expect(lines.slice(1).map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([
@@ -181,11 +164,11 @@ describe('the rejects file is never truncated', () => {
 
   it('{runId} names one file per run', async () => {
     const r = await start();
-    const dir = path.join(work, 'rejects');
+    const dir = path.join(e2e.work, 'rejects');
     mkdirSync(dir);
     const template = path.join(dir, 'run-{runId}.csv');
-    const a = writeExport(work, 'a.csv', { to: 3, invalid: [1] });
-    const b = writeExport(work, 'b.csv', { from: 4, to: 6, invalid: [5] });
+    const a = writeExport(e2e.work, 'a.csv', { to: 3, invalid: [1] });
+    const b = writeExport(e2e.work, 'b.csv', { from: 4, to: 6, invalid: [5] });
     await push(r, [a, '--rejects', template]);
     await push(r, [b, '--rejects', template]);
     expect(readdirSync(dir).sort()).toEqual(['run-1.csv', 'run-2.csv']);
@@ -203,7 +186,7 @@ describe.skipIf(skipPostgres())('known problems on the PostgreSQL ledger', () =>
 
   it('a second run counts the same invalid rows known and exits 0', async () => {
     const r = await start();
-    const file = path.join(work, 'export.csv');
+    const file = path.join(e2e.work, 'export.csv');
     writeFileSync(file, exportCsv({ to: 12, invalid: [5, 6] }));
     expect(view(await push(r, [file, '--json'], url))).toEqual([1, 10, 0, 2, 0]);
     expect(view(await push(r, [file, '--json'], url))).toEqual([0, 0, 10, 2, 2]);

@@ -2,39 +2,32 @@
 // HOME, no XDG_STATE_HOME) share the ledger beside the config file; a ledger new to a target says so on
 // stderr and in --json; -v names the config file and the ledger; the XDG ledger of earlier versions is taken
 // over once; a config folder that cannot be written is a usage error naming it and `state`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { bin, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import { repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import { runProcess } from '../helpers/spawn.js';
 
 const key = 'follows-config-secret-7c2e1';
-let receiver: Receiver;
-let work: string;
-let config: string;
+// Stores every element it gets, repeats included: a CRM that ignores Idempotency-Key.
+const e2e = useE2E({ key, startFirst: true, receiver: { honourIdempotencyKey: false } });
 let besideLedger: string;
 
-beforeEach(async () => {
-  // Stores every element it gets, repeats included: a CRM that ignores Idempotency-Key.
-  receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false });
-  work = tempDir();
-  config = writeConfig(work);
-  besideLedger = path.join(work, 'revimport-ledger.db');
-});
-afterEach(async () => {
-  await receiver.close();
+beforeEach(() => {
+  besideLedger = path.join(e2e.work, 'revimport-ledger.db');
 });
 
 /** A person's shell: its own HOME and XDG_STATE_HOME, in the config's folder (the config is found by search). */
 function byHand(home: string, args: string[]): Promise<CliResult> {
   return runCli(['push', ...args], {
-    cwd: work,
+    cwd: e2e.work,
     env: {
       HOME: home,
       XDG_STATE_HOME: path.join(home, 'state'),
-      REVIMPORT_BASE_URL: receiver.url,
+      REVIMPORT_BASE_URL: e2e.receiver.url,
       REVIMPORT_API_KEY: key,
     },
   });
@@ -42,9 +35,14 @@ function byHand(home: string, args: string[]): Promise<CliResult> {
 
 /** A cron job: another HOME, no XDG_STATE_HOME, another working directory, the config given with -c. */
 function fromCron(home: string, args: string[]): Promise<CliResult> {
-  return runCli(['push', ...args, '-c', config], {
+  return runCli(['push', ...args, '-c', e2e.config], {
     cwd: home,
-    env: { HOME: home, XDG_STATE_HOME: undefined, REVIMPORT_BASE_URL: receiver.url, REVIMPORT_API_KEY: key },
+    env: {
+      HOME: home,
+      XDG_STATE_HOME: undefined,
+      REVIMPORT_BASE_URL: e2e.receiver.url,
+      REVIMPORT_API_KEY: key,
+    },
   });
 }
 
@@ -52,7 +50,7 @@ const xdgLedger = (home: string) => path.join(home, 'state', 'revimport', 'ledge
 
 describe('by hand, then cron with another HOME and the same config', () => {
   it('resends 0: both runs use the ledger beside the config; only the first is new to the target', async () => {
-    const file = writeExport(work, 'orders.csv', { to: 20 });
+    const file = writeExport(e2e.work, 'orders.csv', { to: 20 });
     const [ann, cron] = [tempDir(), tempDir()];
 
     const hand = await byHand(ann, [file, '--json']);
@@ -60,8 +58,8 @@ describe('by hand, then cron with another HOME and the same config', () => {
     const again = await fromCron(cron, [file, '--json']);
     expect(again.code, again.stderr).toBe(0);
 
-    expect(receiver.accepted).toHaveLength(20);
-    expect(repeats(receiver.accepted).size).toBe(0);
+    expect(e2e.receiver.accepted).toHaveLength(20);
+    expect(repeats(e2e.receiver.accepted).size).toBe(0);
     const [first, second] = [JSON.parse(hand.stdout), JSON.parse(again.stdout)];
     expect(first).toMatchObject({ sent: 20, ledger: besideLedger, firstRunOnLedger: true });
     expect(second).toMatchObject({ sent: 0, alreadySent: 20, ledger: besideLedger, firstRunOnLedger: false });
@@ -70,7 +68,7 @@ describe('by hand, then cron with another HOME and the same config', () => {
     expect(existsSync(path.join(cron, '.local', 'state', 'revimport'))).toBe(false);
     // The first run said, before sending, that this ledger knew nothing of the target; the second did not.
     expect(hand.stderr).toContain(
-      `warning: first run for ${receiver.url} on the ledger ${besideLedger}: it holds no record of deliveries there`,
+      `warning: first run for ${e2e.receiver.url} on the ledger ${besideLedger}: it holds no record of deliveries there`,
     );
     expect(again.stderr).not.toContain('first run for');
     expect(hand.stderr + hand.stdout + again.stderr + again.stdout).not.toContain(key);
@@ -79,18 +77,18 @@ describe('by hand, then cron with another HOME and the same config', () => {
 
 describe('-v names the config file and the ledger', () => {
   it('for push, retry and history; without a config file, the user ledger', async () => {
-    const file = writeExport(work, 'orders.csv', { to: 3 });
+    const file = writeExport(e2e.work, 'orders.csv', { to: 3 });
     const home = tempDir();
-    const lines = [`config: ${config}`, `ledger: ${besideLedger} (beside the config file: no state set)`];
+    const lines = [`config: ${e2e.config}`, `ledger: ${besideLedger} (beside the config file: no state set)`];
 
     const push = await byHand(home, [file, '-v']);
     expect(push.code, push.stderr).toBe(0);
-    const retry = await runCli(['retry', '-v', '-c', config], {
+    const retry = await runCli(['retry', '-v', '-c', e2e.config], {
       cwd: home,
-      env: { HOME: home, REVIMPORT_BASE_URL: receiver.url, REVIMPORT_API_KEY: key },
+      env: { HOME: home, REVIMPORT_BASE_URL: e2e.receiver.url, REVIMPORT_API_KEY: key },
     });
     expect(retry.code, retry.stderr).toBe(0);
-    const history = await runCli(['history', '-v', '-c', config], { cwd: home, env: { HOME: home } });
+    const history = await runCli(['history', '-v', '-c', e2e.config], { cwd: home, env: { HOME: home } });
     expect(history.code, history.stderr).toBe(0);
     for (const run of [push, retry, history])
       expect(run.stderr.split('\n')).toEqual(expect.arrayContaining(lines));
@@ -106,7 +104,7 @@ describe('-v names the config file and the ledger', () => {
         `ledger: ${xdgLedger(home)} (the user's default: no config file)`,
       ]),
     );
-    const named = await runCli(['history', '-v', '-c', config, '--state', 'other.db'], { cwd: home });
+    const named = await runCli(['history', '-v', '-c', e2e.config, '--state', 'other.db'], { cwd: home });
     expect(named.stderr).toContain(`ledger: ${path.join(home, 'other.db')} (--state)`);
   });
 });
@@ -116,11 +114,11 @@ describe('upgrading: a config without state whose deliveries are in the XDG ledg
     const [ann, cron] = [tempDir(), tempDir()];
     const old = xdgLedger(ann);
     // What an earlier version did with this config: its ledger in Ann's XDG state folder.
-    const before = await byHand(ann, [writeExport(work, 'orders.csv', { to: 20 }), '--state', old]);
+    const before = await byHand(ann, [writeExport(e2e.work, 'orders.csv', { to: 20 }), '--state', old]);
     expect(before.code, before.stderr).toBe(0);
     const oldBytes = readFileSync(old);
 
-    const file = writeExport(work, 'orders.csv', { to: 30 });
+    const file = writeExport(e2e.work, 'orders.csv', { to: 30 });
     const upgraded = await byHand(ann, [file, '--json']);
     expect(upgraded.code, upgraded.stderr).toBe(0);
     expect(JSON.parse(upgraded.stdout)).toMatchObject({
@@ -140,17 +138,17 @@ describe('upgrading: a config without state whose deliveries are in the XDG ledg
     expect(later.code, later.stderr).toBe(0);
     expect(JSON.parse(later.stdout)).toMatchObject({ sent: 0, alreadySent: 30, ledger: besideLedger });
     expect(later.stderr).not.toContain('copy of');
-    expect(receiver.accepted).toHaveLength(30);
-    expect(repeats(receiver.accepted).size).toBe(0);
+    expect(e2e.receiver.accepted).toHaveLength(30);
+    expect(repeats(e2e.receiver.accepted).size).toBe(0);
   });
 
   it('history reads the XDG ledger until the first push has copied it', async () => {
     const ann = tempDir();
     const old = xdgLedger(ann);
-    const before = await byHand(ann, [writeExport(work, 'orders.csv', { to: 2 }), '--state', old]);
+    const before = await byHand(ann, [writeExport(e2e.work, 'orders.csv', { to: 2 }), '--state', old]);
     expect(before.code, before.stderr).toBe(0);
     const history = await runCli(['history', '--json', '-v'], {
-      cwd: work,
+      cwd: e2e.work,
       env: { HOME: ann, XDG_STATE_HOME: path.join(ann, 'state') },
     });
     expect(JSON.parse(history.stdout)).toHaveLength(1);
@@ -168,19 +166,8 @@ function runUnprivileged(args: string[], cwd: string): Promise<CliResult> {
   const [command, ...rest] = asRoot
     ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', '--', ...argv]
     : argv;
-  const env = cleanEnv({ REVIMPORT_BASE_URL: receiver.url, REVIMPORT_API_KEY: key, HOME: cwd });
-  const child = spawn(command!, rest, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let [stdout, stderr] = ['', ''];
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  const env = cleanEnv({ REVIMPORT_BASE_URL: e2e.receiver.url, REVIMPORT_API_KEY: key, HOME: cwd });
+  return runProcess(command!, rest, { cwd, env });
 }
 
 /**
@@ -209,19 +196,19 @@ describe('a config in a folder that cannot be written', () => {
   it.skipIf(!nobodyCanRunTheCli())(
     'stops with exit 2 naming the folder and state, before anything is sent',
     async () => {
-      const folder = path.join(work, 'etc');
+      const folder = path.join(e2e.work, 'etc');
       mkdirSync(folder);
       const readOnly = writeConfig(folder);
-      const file = writeExport(work, 'orders.csv', { to: 3 });
+      const file = writeExport(e2e.work, 'orders.csv', { to: 3 });
       chmodSync(folder, 0o555);
-      chmodSync(work, 0o755);
-      const result = await runUnprivileged(['push', file, '-c', readOnly], work);
+      chmodSync(e2e.work, 0o755);
+      const result = await runUnprivileged(['push', file, '-c', readOnly], e2e.work);
       expect(result.stderr).toContain(
         `revimport: cannot create the ledger ${path.join(folder, 'revimport-ledger.db')} beside the config file ${readOnly}: the folder ${folder} is not writable`,
       );
       expect(result.stderr).toContain(`set state in ${readOnly}`);
       expect(result.code).toBe(2);
-      expect(receiver.requests).toHaveLength(0);
+      expect(e2e.receiver.requests).toHaveLength(0);
     },
   );
 });

@@ -4,20 +4,13 @@
 // part-way through. The run must stop with exit 4 and a plain message, and the next push, with room again,
 // must deliver every record exactly once.
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { bin, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, pushEnv, range, repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import { expect, it } from 'vitest';
+import { bin, cleanEnv, runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, pushEnv, range, repeats, writeExport } from '../helpers/exports.js';
 
 const key = 'full-disk-key-5be0';
-let receiver: Receiver;
-beforeEach(async () => {
-  receiver = await startReceiver({ apiKey: key });
-});
-afterEach(async () => {
-  await receiver.close();
-});
+const e2e = useE2E({ key, startFirst: true });
 
 /** The CLI under a file-size limit of `kib` KiB (POSIX sh counts `ulimit -f` in 512-byte blocks). */
 function pushLimited(kib: number, args: string[], cwd: string, env: Record<string, string>) {
@@ -36,12 +29,10 @@ function pushLimited(kib: number, args: string[], cwd: string, env: Record<strin
 it.each([[undefined], ['0']])(
   'REVIMPORT_LEDGER_WORKER=%s: a full disk mid-run is exit 4, and the next run delivers the rest once',
   async (split) => {
-    const work = tempDir();
-    const state = path.join(work, 'ledger.db');
-    const config = writeConfig(work);
+    const { work, state, config } = e2e;
     const file = writeExport(work, 'orders.csv', { to: 20_000 });
     const env = {
-      ...pushEnv(receiver.url, key, state),
+      ...pushEnv(e2e.receiver.url, key, state),
       ...(split ? { REVIMPORT_LEDGER_WORKER: split } : {}),
     };
     const args = ['push', file, '-c', config, '--json', '--batch-size', '200'];
@@ -52,7 +43,7 @@ it.each([[undefined], ['0']])(
     expect(full.code).toBe(4);
     const line = JSON.parse(full.stdout);
     expect(line).toMatchObject({ exitCode: 4, error: { kind: 'delivery' } });
-    const before = receiver.accepted.length;
+    const before = e2e.receiver.accepted.length;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(20_000);
     // What the run did is still reported, though the ledger could not record the run, and the counts
@@ -76,8 +67,8 @@ it.each([[undefined], ['0']])(
     expect(next.retriedSent).toBe(next.retried);
     expect(next.sent).toBe(20_000 - before - line.pending - line.failed);
     expect(next.sent + next.alreadySent).toBe(next.valid);
-    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 20_000));
-    expect(repeats(receiver.accepted).size).toBe(0);
+    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, 20_000));
+    expect(repeats(e2e.receiver.accepted).size).toBe(0);
     expect(full.stdout + full.stderr + again.stdout + again.stderr).not.toContain(key);
   },
 );

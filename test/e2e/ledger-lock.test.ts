@@ -10,36 +10,21 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
-import {
-  acceptedIds,
-  exportCsv,
-  pushEnv,
-  range,
-  rowCells,
-  writeConfig,
-  writeExport,
-} from '../helpers/exports.js';
+import { root, runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, exportCsv, pushEnv, range, rowCells, writeExport } from '../helpers/exports.js';
 import { keep, retain } from '../helpers/native.js';
 import { startCli } from '../helpers/spawn.js';
 
 const key = 'e2e-lock-key-19aa';
 
-let receiver: Receiver;
-let work: string;
-let state: string;
+// Stores every element it gets, a repeated Idempotency-Key included: a duplicate shows.
+const e2e = useE2E({ key, startFirst: true, receiver: { honourIdempotencyKey: false } });
 let lockFile: string;
-let config: string;
 let holders: ChildProcess[] = [];
 
-beforeEach(async () => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  lockFile = `${state}.lock`;
-  config = writeConfig(work);
-  // Stores every element it gets, a repeated Idempotency-Key included: a duplicate shows.
-  receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false });
+beforeEach(() => {
+  lockFile = `${e2e.state}.lock`;
 });
 afterEach(async () => {
   for (const holder of holders) {
@@ -47,11 +32,10 @@ afterEach(async () => {
     holder.kill('SIGKILL');
   }
   holders = [];
-  await receiver.close();
 });
 
 /** A 2 s stale period, so that a holder that stops renewing is taken over within the test. */
-const env = () => ({ ...pushEnv(receiver.url, key, state), REVIMPORT_LOCK_STALE_SECONDS: '2' });
+const env = () => ({ ...pushEnv(e2e.receiver.url, key, e2e.state), REVIMPORT_LOCK_STALE_SECONDS: '2' });
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -72,7 +56,7 @@ async function startHolder(): Promise<{
   exit: Promise<{ code: number | null; stdout: string }>;
 }> {
   const lockModule = pathToFileURL(path.join(root, 'dist/ledger/lock.js')).href;
-  const script = path.join(work, 'holder.mjs');
+  const script = path.join(e2e.work, 'holder.mjs');
   writeFileSync(
     script,
     `import { acquireLock } from ${JSON.stringify(lockModule)};
@@ -88,7 +72,7 @@ setInterval(() => {
 }, 20);
 `,
   );
-  const child = spawn(process.execPath, [script, state], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, e2e.state], { stdio: ['pipe', 'pipe', 'inherit'] });
   holders.push(child);
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -110,22 +94,22 @@ describe('the SQLite ledger lock across hosts', () => {
     const startedAt = new Date(Date.now() - 700_000).toISOString();
     writeFileSync(lockFile, JSON.stringify({ pid: 4242, startedAt, host: 'another-host', ...lease }));
     utimesSync(lockFile, tenMinutesAgo, tenMinutesAgo);
-    const file = writeExport(work, 'a.csv', { to: 30 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 30 });
     // The default stale period (60 s): the lock was last renewed 10 minutes ago.
-    const result = await runCli(['push', file, '-c', config, '--json'], {
-      cwd: work,
-      env: pushEnv(receiver.url, key, state),
+    const result = await runCli(['push', file, '-c', e2e.config, '--json'], {
+      cwd: e2e.work,
+      env: pushEnv(e2e.receiver.url, key, e2e.state),
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
       new RegExp(
         escaped(
-          `warning: took over the lock of ${state} (pid 4242 on another-host, started ${startedAt}, last renewed `,
+          `warning: took over the lock of ${e2e.state} (pid 4242 on another-host, started ${startedAt}, last renewed `,
         ) + String.raw`\S+ \((599|60\d) s ago\)\): it was not renewed`,
       ),
     );
     expect(JSON.parse(result.stdout)).toMatchObject({ sent: 30, failed: 0 });
-    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 30));
+    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, 30));
     expect(existsSync(lockFile)).toBe(false);
   });
 
@@ -133,36 +117,36 @@ describe('the SQLite ledger lock across hosts', () => {
     const holder = await startHolder();
     // Past the stale period since it took the lock: only its renewals keep it.
     await delay(2500);
-    const result = await runCli(['push', writeExport(work, 'a.csv', { to: 30 }), '-c', config], {
-      cwd: work,
+    const result = await runCli(['push', writeExport(e2e.work, 'a.csv', { to: 30 }), '-c', e2e.config], {
+      cwd: e2e.work,
       env: env(),
     });
     expect(result.code).toBe(5);
     expect(result.stderr).toMatch(
       new RegExp(
-        escaped(`another run is active on ${state} (pid ${holder.child.pid} on another-host, started `) +
+        escaped(`another run is active on ${e2e.state} (pid ${holder.child.pid} on another-host, started `) +
           String.raw`\S+, last renewed \S+ \((0|1) s ago\)\)`,
       ),
     );
-    expect(receiver.requests).toHaveLength(0);
+    expect(e2e.receiver.requests).toHaveLength(0);
   });
 
   it('a holder that stops renewing (SIGSTOP) is taken over after the stale period, and finds out when resumed', async () => {
     let answer!: () => void;
-    receiver.script({ until: new Promise<void>((resolve) => (answer = resolve)) });
+    e2e.receiver.script({ until: new Promise<void>((resolve) => (answer = resolve)) });
     const holder = await startHolder();
-    const file = writeExport(work, 'a.csv', { to: 30 });
-    const pushing = startCli(['push', file, '-c', config, '--json', '--wait', '20'], {
-      cwd: work,
+    const file = writeExport(e2e.work, 'a.csv', { to: 30 });
+    const pushing = startCli(['push', file, '-c', e2e.config, '--json', '--wait', '20'], {
+      cwd: e2e.work,
       env: env(),
     });
     // Several polls later the push still waits: the holder renews.
     await delay(2500);
-    expect(receiver.requests).toHaveLength(0);
+    expect(e2e.receiver.requests).toHaveLength(0);
     holder.child.kill('SIGSTOP');
-    await until(() => receiver.held > 0, 'the push to take the lock over and send');
+    await until(() => e2e.receiver.held > 0, 'the push to take the lock over and send');
     expect(pushing.stderr).toContain(
-      `warning: took over the lock of ${state} (pid ${holder.child.pid} on another-host, started `,
+      `warning: took over the lock of ${e2e.state} (pid ${holder.child.pid} on another-host, started `,
     );
     // Resumed while the push holds the lock: the holder's next check stops it, naming the push.
     holder.child.kill('SIGCONT');
@@ -174,14 +158,14 @@ describe('the SQLite ledger lock across hosts', () => {
     answer();
     const result = await pushing.done;
     expect(result.code).toBe(0);
-    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 30));
+    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, 30));
   });
 
   it('a push suspended past the stale period loses its lock to the next run, and stops before its next ledger write (exit 4)', async () => {
     // The first push reads stdin: it starts once it has 64 KiB (the encoding sample) and looks rows up 512 at a
     // time, so 2048 rows (~90 KB) go out in 4 batches; then it waits for more rows.
-    const first = startCli(['push', '-', '-c', config, '--batch-size', '512', '--json'], {
-      cwd: work,
+    const first = startCli(['push', '-', '-c', e2e.config, '--batch-size', '512', '--json'], {
+      cwd: e2e.work,
       env: env(),
       openStdin: true,
     });
@@ -189,13 +173,14 @@ describe('the SQLite ledger lock across hosts', () => {
     await until(() => deliveredBatches() === 4, 'the first push to record 4 batches delivered');
     first.child.kill('SIGSTOP');
 
-    const second = await runCli(
-      ['push', writeExport(work, 'b.csv', { from: 2049, to: 2100 }), '-c', config, '--json', '--wait', '20'],
-      { cwd: work, env: env() },
-    );
+    const rest = writeExport(e2e.work, 'b.csv', { from: 2049, to: 2100 });
+    const second = await runCli(['push', rest, '-c', e2e.config, '--json', '--wait', '20'], {
+      cwd: e2e.work,
+      env: env(),
+    });
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(
-      `warning: took over the lock of ${state} (pid ${first.child.pid} on ${hostname()}, started `,
+      `warning: took over the lock of ${e2e.state} (pid ${first.child.pid} on ${hostname()}, started `,
     );
     expect(JSON.parse(second.stdout)).toMatchObject({ sent: 52, retried: 0 });
 
@@ -218,14 +203,14 @@ describe('the SQLite ledger lock across hosts', () => {
       pending: 0,
       notSent: 10,
     });
-    expect(acceptedIds(receiver.accepted)).toEqual(range(1, 2100));
+    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, 2100));
   });
 });
 
 /** Journal rows recorded delivered, read as any reader would (WAL: no lock taken). */
 function deliveredBatches(): number {
-  if (!existsSync(state)) return 0;
-  const db = retain(new Database(state, { readonly: true, fileMustExist: true }));
+  if (!existsSync(e2e.state)) return 0;
+  const db = retain(new Database(e2e.state, { readonly: true, fileMustExist: true }));
   try {
     const row = keep(db).prepare("SELECT count(*) AS n FROM batches WHERE state = 'delivered'").get();
     return (row as { n: number }).n;

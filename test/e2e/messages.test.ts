@@ -1,18 +1,14 @@
 // What a person reads on a failed run: codes as sentences, one line per failed body, no "0 rows read"
 // from retry (issue 13, "Messages").
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { pushEnv, writeConfig, writeExport } from '../helpers/exports.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { pushEnv, writeExport } from '../helpers/exports.js';
 
 const key = 'e2e-messages-key-19ad';
-let work: string;
-let config: string;
-beforeEach(() => {
-  work = tempDir();
-  config = writeConfig(work);
-});
+const e2e = useE2E({ key });
 
 /** A loopback URL nothing listens on: a receiver's, after it closed. */
 async function closedUrl(): Promise<string> {
@@ -23,9 +19,9 @@ async function closedUrl(): Promise<string> {
 
 describe('messages', () => {
   it('a refused connection is a sentence, one line per failed body; retry prints no rows-read line', async () => {
-    const env = pushEnv(await closedUrl(), key, path.join(work, 'ledger.db'));
-    const input = writeExport(work, 'a.csv', { to: 5 });
-    const args = ['-c', config, '--retries', '1', '--batch-size', '2', '--concurrency', '1'];
+    const env = pushEnv(await closedUrl(), key, path.join(e2e.work, 'ledger.db'));
+    const input = writeExport(e2e.work, 'a.csv', { to: 5 });
+    const args = ['-c', e2e.config, '--retries', '1', '--batch-size', '2', '--concurrency', '1'];
     const push = await runCli(['push', input, ...args], { env });
     expect(push.code).toBe(4);
     const failed = push.stdout.split('\n').filter((line) => line.startsWith('  '));
@@ -44,9 +40,9 @@ describe('messages', () => {
   });
 
   it('a host name that does not resolve is named so', async () => {
-    const input = writeExport(work, 'a.csv', { to: 1 });
-    const env = pushEnv('https://no-such-host.invalid', key, path.join(work, 'ledger.db'));
-    const result = await runCli(['push', input, '-c', config, '--retries', '0'], { env });
+    const input = writeExport(e2e.work, 'a.csv', { to: 1 });
+    const env = pushEnv('https://no-such-host.invalid', key, path.join(e2e.work, 'ledger.db'));
+    const result = await runCli(['push', input, '-c', e2e.config, '--retries', '0'], { env });
     expect(result.code).toBe(4);
     // Without a DNS server at all the resolver says EAI_AGAIN instead: also a sentence.
     expect(result.stdout).toMatch(
@@ -57,8 +53,8 @@ describe('messages', () => {
   });
 
   it('a missing config file is a sentence with the code', async () => {
-    const input = writeExport(work, 'a.csv', { to: 1 });
-    const result = await runCli(['push', input, '-c', path.join(work, 'nope.json'), '--check']);
+    const input = writeExport(e2e.work, 'a.csv', { to: 1 });
+    const result = await runCli(['push', input, '-c', path.join(e2e.work, 'nope.json'), '--check']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('the file does not exist (ENOENT)');
     expect(result.stderr).not.toContain('no such file or directory');

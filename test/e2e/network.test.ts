@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { root, runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import { acceptedIds, range, writeConfig, writeExport } from '../helpers/exports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 
@@ -17,28 +18,21 @@ const serverTls = (cert = 'server.pem') => ({
 });
 const proxyVariables = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 
-let receiver: Receiver | undefined;
+const e2e = useE2E({ key });
 let proxy: TestProxy | undefined;
-let work: string;
-let state: string;
 let config: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
+  ({ config } = e2e);
 });
 afterEach(async () => {
-  await receiver?.close();
   await proxy?.close();
-  receiver = undefined;
   proxy = undefined;
 });
 
 /** The receiver, over https with `cert` (of test/fixtures/tls) unless false. */
-async function receive(cert: string | false = 'server.pem'): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, ...(cert ? { tls: serverTls(cert) } : {}) });
-  return receiver;
+function receive(cert: string | false = 'server.pem'): Promise<Receiver> {
+  return e2e.start(cert ? { tls: serverTls(cert) } : {});
 }
 
 async function proxyUp(credentials?: string): Promise<TestProxy> {
@@ -53,13 +47,16 @@ function env(baseUrl: string, extra: Record<string, string> = {}): Record<string
     ...cleared,
     REVIMPORT_BASE_URL: baseUrl,
     REVIMPORT_API_KEY: key,
-    REVIMPORT_STATE: state,
+    REVIMPORT_STATE: e2e.state,
     ...extra,
   };
 }
 
 function push(file: string, baseUrl: string, extra: Record<string, string> = {}, ...flags: string[]) {
-  return runCli(['push', file, '-c', config, '--json', ...flags], { cwd: work, env: env(baseUrl, extra) });
+  return runCli(['push', file, '-c', config, '--json', ...flags], {
+    cwd: e2e.work,
+    env: env(baseUrl, extra),
+  });
 }
 
 /** The receiver's URL with another host name (the proxy reaches every name at 127.0.0.1). */
@@ -68,7 +65,7 @@ const named = (r: Receiver, host: string) => r.url.replace('127.0.0.1', host);
 describe('a private CA', () => {
   it('without its certificate: exit 2 at the first request with the NODE_EXTRA_CA_CERTS hint; with it the records go', async () => {
     const r = await receive();
-    const file = writeExport(work, 'a.csv', { to: 1000 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 1000 });
     const refused = await push(file, r.url);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('unknown issuer');
@@ -95,7 +92,7 @@ describe('a private CA', () => {
 
   it('an expired certificate is exit 2 naming it, and the hint says NODE_EXTRA_CA_CERTS cannot fix it', async () => {
     const r = await receive('expired.pem');
-    const result = await push(writeExport(work, 'a.csv', { to: 10 }), r.url, { NODE_EXTRA_CA_CERTS: ca });
+    const result = await push(writeExport(e2e.work, 'a.csv', { to: 10 }), r.url, { NODE_EXTRA_CA_CERTS: ca });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('the certificate has expired (CERT_HAS_EXPIRED)');
     expect(result.stderr).toContain('NODE_EXTRA_CA_CERTS only adds trusted CAs');
@@ -105,7 +102,7 @@ describe('a private CA', () => {
 
   it('https to a server answering plain http is exit 2 at once, pointing at the base URL', async () => {
     const r = await receive(false);
-    const result = await push(writeExport(work, 'a.csv', { to: 10 }), r.url.replace('http:', 'https:'));
+    const result = await push(writeExport(e2e.work, 'a.csv', { to: 10 }), r.url.replace('http:', 'https:'));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('does not answer TLS (is it plain http?) (ERR_SSL_WRONG_VERSION_NUMBER)');
     expect(result.stderr).toContain('check the base URL');
@@ -121,7 +118,7 @@ describe('proxies', () => {
       const proxyUrl = `http://ops:s3cr%25t%20pass@127.0.0.1:${p.port}`;
       const target = named(r, 'crm.test');
       const result = await push(
-        writeExport(work, 'a.csv', { to: 600 }),
+        writeExport(e2e.work, 'a.csv', { to: 600 }),
         target,
         { [variable]: proxyUrl, NODE_EXTRA_CA_CERTS: ca },
         '--verbose',
@@ -141,7 +138,7 @@ describe('proxies', () => {
   it('a proxy that wants a login it was not given: exit 2 at once naming 407, nothing retried', async () => {
     const r = await receive();
     const p = await proxyUp('ops:right');
-    const result = await push(writeExport(work, 'a.csv', { to: 1000 }), named(r, 'crm.test'), {
+    const result = await push(writeExport(e2e.work, 'a.csv', { to: 1000 }), named(r, 'crm.test'), {
       HTTPS_PROXY: `http://ops:wrong@127.0.0.1:${p.port}`,
       NODE_EXTRA_CA_CERTS: ca,
     });
@@ -157,7 +154,7 @@ describe('proxies', () => {
     const p = await proxyUp();
     const target = named(r, 'crm.test');
     const result = await push(
-      writeExport(work, 'a.csv', { to: 50 }),
+      writeExport(e2e.work, 'a.csv', { to: 50 }),
       target,
       { HTTP_PROXY: p.url },
       '--allow-http',
@@ -172,14 +169,14 @@ describe('proxies', () => {
     const r = await receive();
     const p = await proxyUp();
     const dead = 'http://127.0.0.1:9'; // discard port: nothing listens
-    const file = writeExport(work, 'a.csv', { to: 5 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 5 });
     const target = named(r, 'crm.test');
-    config = writeConfig(work, { proxy: p.url });
+    config = writeConfig(e2e.work, { proxy: p.url });
     const fromConfig = await push(file, target, { NODE_EXTRA_CA_CERTS: ca }, '--verbose');
     expect(fromConfig.code).toBe(0);
     expect(fromConfig.stderr).toContain(`proxy: ${p.url} (from proxy (config))`);
 
-    config = writeConfig(work, { proxy: dead });
+    config = writeConfig(e2e.work, { proxy: dead });
     const fromEnv = await push(file, target, { NODE_EXTRA_CA_CERTS: ca, HTTPS_PROXY: p.url }, '--resend');
     expect(fromEnv.code).toBe(0);
 
@@ -201,7 +198,7 @@ describe('proxies', () => {
   it('NO_PROXY exempts a host from --proxy; without it the same run is tunnelled', async () => {
     const r = await receive();
     const p = await proxyUp();
-    const file = writeExport(work, 'a.csv', { to: 5 });
+    const file = writeExport(e2e.work, 'a.csv', { to: 5 });
     const host = new URL(r.url).host;
     const exempt = await push(
       file,
@@ -225,7 +222,7 @@ describe('proxies', () => {
     const r = await receive();
     const p = await proxyUp();
     const result = await push(
-      writeExport(work, 'a.csv', { to: 5 }),
+      writeExport(e2e.work, 'a.csv', { to: 5 }),
       r.url,
       { NODE_EXTRA_CA_CERTS: ca, HTTPS_PROXY: p.url },
       '--verbose',
@@ -236,9 +233,9 @@ describe('proxies', () => {
     expect(r.accepted).toHaveLength(5);
 
     // --no-proxy beats a config key that would apply to loopback.
-    config = writeConfig(work, { proxy: p.url });
+    config = writeConfig(e2e.work, { proxy: p.url });
     const direct = await push(
-      writeExport(work, 'b.csv', { from: 6, to: 10 }),
+      writeExport(e2e.work, 'b.csv', { from: 6, to: 10 }),
       r.url,
       { NODE_EXTRA_CA_CERTS: ca, HTTPS_PROXY: p.url },
       '--verbose',
@@ -253,7 +250,7 @@ describe('proxies', () => {
   it('a certificate for another name, met through the proxy, is a hostname mismatch (exit 2)', async () => {
     const r = await receive();
     const p = await proxyUp();
-    const result = await push(writeExport(work, 'a.csv', { to: 5 }), named(r, 'other.test'), {
+    const result = await push(writeExport(e2e.work, 'a.csv', { to: 5 }), named(r, 'other.test'), {
       NODE_EXTRA_CA_CERTS: ca,
       HTTPS_PROXY: p.url,
     });
@@ -265,7 +262,7 @@ describe('proxies', () => {
 
   it('an invalid --proxy is a usage error before anything is read', async () => {
     const result = await push(
-      writeExport(work, 'a.csv', { to: 5 }),
+      writeExport(e2e.work, 'a.csv', { to: 5 }),
       'https://crm.test',
       {},
       '--proxy',

@@ -3,9 +3,9 @@
 // before anything is sent: read the other way round when its rows say so, asked for when none can tell.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
+import { describe, expect, it } from 'vitest';
 import { root, runCli, tempDir } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 
 const dir = path.join(root, 'fixtures/no-config');
 const usPst = path.join(dir, 'paypal-us-pst/Download.CSV');
@@ -95,18 +95,12 @@ describe('a UK PayPal download written day first, no config', () => {
 
 describe('a download whose dates never tell day from month', () => {
   const key = 'no-config-key';
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver({ apiKey: key });
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const e2e = useE2E({ key, startFirst: true, once: true });
 
   it('stops before sending anything of the run (exit 2), naming the columns and both formats', async () => {
     const work = tempDir();
     // The good file comes first: it is not sent either.
-    const result = await runCli(['push', usPst, undecidable, '--base-url', receiver.url], {
+    const result = await runCli(['push', usPst, undecidable, '--base-url', e2e.receiver.url], {
       cwd: work,
       env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, 'ledger.db') },
     });
@@ -118,7 +112,7 @@ describe('a download whose dates never tell day from month', () => {
     expect(result.stderr).toContain(
       '"MM/dd/yyyy HH:mm:ss" (month first) or "dd/MM/yyyy HH:mm:ss" (day first)',
     );
-    expect(receiver.requests).toHaveLength(0);
+    expect(e2e.receiver.requests).toHaveLength(0);
   });
 });
 

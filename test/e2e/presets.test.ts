@@ -2,9 +2,9 @@
 // expected.json (computed by hand from the platform's rules) and reject exactly the rows listed there.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { fixtureInputs, issuesOf, root, runCli, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureInputs, issuesOf, root, runCli } from '../helpers/cli.js';
+import { pushFolder, useE2E } from '../helpers/e2e.js';
 
 interface Expected {
   records: Record<string, unknown>[];
@@ -35,36 +35,18 @@ function withLookupFrom(dir: string, mapping: Record<string, unknown>): Record<s
 }
 
 const key = 'preset-test-key';
-let receiver: Receiver;
-let work: string;
-beforeAll(async () => {
-  receiver = await startReceiver({ apiKey: key });
-  work = tempDir();
-});
-afterAll(async () => {
-  await receiver.close();
-});
+const e2e = useE2E({ key, startFirst: true, once: true });
 
 describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
   const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
 
   it('delivers exactly the expected records and rejects exactly the expected rows', async () => {
-    const before = receiver.accepted.length;
-    const result = await runCli(
-      [
-        'push',
-        ...inputs,
-        '-c',
-        path.join(dir, 'revimport.config.json'),
-        '--base-url',
-        receiver.url,
-        '--json',
-      ],
-      { env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, `${preset}.db`) } },
-    );
+    const before = e2e.receiver.accepted.length;
+    const config = path.join(dir, 'revimport.config.json');
+    const result = await pushFolder(e2e, key, inputs, config, preset);
     const summary = JSON.parse(result.stdout);
     expect(issuesOf(summary)).toEqual([...expected.invalid].sort((a, b) => a.line - b.line));
-    expect(receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
+    expect(e2e.receiver.accepted.slice(before).map((a) => a.record)).toEqual(expected.records);
     expect(summary.sent).toBe(expected.records.length);
     expect(summary.skipped).toBe(expected.skipped ?? 0);
     expect(summary.skippedReasons).toEqual(expected.skippedReasons ?? {});
@@ -74,7 +56,7 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
   it('is detected from the header when the config names no preset', async () => {
     const config = JSON.parse(readFileSync(path.join(dir, 'revimport.config.json'), 'utf8'));
     const { preset: _named, ...mapping } = withLookupFrom(dir, config.mapping);
-    const unnamed = path.join(work, `${preset}-detect.json`);
+    const unnamed = path.join(e2e.work, `${preset}-detect.json`);
     // Only the fields the preset cannot know (e.g. serviceId) are left: they override the detected preset.
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
     const result = await runCli(['push', ...inputs, '-c', unnamed, '--check', '--json']);
@@ -93,7 +75,7 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
       readFileSync(existsSync(own) ? own : path.join(dir, 'revimport.config.json'), 'utf8'),
     );
     const { preset: _named, ...mapping } = withLookupFrom(dir, config.mapping);
-    const unnamed = path.join(work, `${preset}-${path.basename(layout)}.json`);
+    const unnamed = path.join(e2e.work, `${preset}-${path.basename(layout)}.json`);
     writeFileSync(unnamed, JSON.stringify({ ...config, mapping }));
     const result = await runCli(['push', layout, '-c', unnamed, '--check', '--json']);
     const summary = JSON.parse(result.stdout);

@@ -2,19 +2,15 @@
 // "What it says"): the real CLI through a real local proxy (test/helpers/proxy.ts) to the https receiver.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { root, runCli, tempDir } from '../helpers/cli.js';
-import { writeConfig, writeExport } from '../helpers/exports.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Receiver } from '../../src/testing/receiver.js';
+import { root, runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { writeExport } from '../helpers/exports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 
 const key = 'e2e-proxy-says-key-3b9e';
-let work: string;
-let config: string;
-beforeEach(() => {
-  work = tempDir();
-  config = writeConfig(work);
-});
+const e2e = useE2E({ key });
 
 describe('a refused proxy', () => {
   const tls = path.join(root, 'test/fixtures/tls');
@@ -22,7 +18,6 @@ describe('a refused proxy', () => {
   let receiver: Receiver | undefined;
   let proxy: TestProxy | undefined;
   afterEach(async () => {
-    await receiver?.close();
     await proxy?.close();
     receiver = undefined;
     proxy = undefined;
@@ -30,8 +25,7 @@ describe('a refused proxy', () => {
 
   /** The https receiver (test CA) under the name crm.test, which only the proxy can reach. */
   async function crm(): Promise<string> {
-    receiver = await startReceiver({
-      apiKey: key,
+    receiver = await e2e.start({
       tls: {
         key: readFileSync(path.join(tls, 'server.key')),
         cert: readFileSync(path.join(tls, 'server.pem')),
@@ -47,10 +41,10 @@ describe('a refused proxy', () => {
       NODE_EXTRA_CA_CERTS: path.join(tls, 'ca.pem'),
       REVIMPORT_BASE_URL: target,
       REVIMPORT_API_KEY: key,
-      REVIMPORT_STATE: path.join(work, 'ledger.db'),
+      REVIMPORT_STATE: path.join(e2e.work, 'ledger.db'),
     };
-    const input = writeExport(work, 'a.csv', { to: 3 });
-    return runCli(['push', input, '-c', config, ...limit, '--proxy', proxyUrl], { env });
+    const input = writeExport(e2e.work, 'a.csv', { to: 3 });
+    return runCli(['push', input, '-c', e2e.config, ...limit, '--proxy', proxyUrl], { env });
   }
 
   it('where nothing listens: the proxy is named (login masked) and the CRM was not reached; kept for the next run', async () => {

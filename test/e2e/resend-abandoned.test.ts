@@ -2,22 +2,16 @@
 // request may have reached the server. A later run that queues it for resending and is stopped (SIGINT)
 // before sending it must leave that key as it was, so the next resend is recognisable as the same
 // body; it must not be rewritten as pending under no key.
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { pushEnv, writeConfig, writeExport } from '../helpers/exports.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { pushEnv, writeExport } from '../helpers/exports.js';
 import { startCli } from '../helpers/spawn.js';
 
 const key = 'e2e-resend-abandoned-key';
-let receiver: Receiver | undefined;
-
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
+const e2e = useE2E({ key });
 
 function inflightKeys(state: string): Map<string, string | null> {
   const db = new Database(state, { readonly: true });
@@ -34,14 +28,12 @@ function inflightKeys(state: string): Map<string, string | null> {
 
 describe('failed records queued for resending when the run is stopped', () => {
   it('keep the Idempotency-Key of the body they first went out in', { timeout: 60_000 }, async () => {
-    const work = tempDir();
-    const state = path.join(work, 'ledger.db');
-    const config = writeConfig(work);
+    const { work, state, config } = e2e;
     const file = writeExport(work, 'orders.csv', { to: 4 });
     const flags = ['--batch-size', '1', '--concurrency', '1', '--retries', '0'];
 
     // Run 1: every body answered 500: four failed records, each with its own body's key.
-    receiver = await startReceiver({ apiKey: key });
+    const receiver = await e2e.start();
     receiver.script(...Array.from({ length: 4 }, () => ({ status: 500 })));
     const first = await runCli(['push', file, '-c', config, ...flags], {
       cwd: work,

@@ -2,47 +2,26 @@
 // element it gets (a CRM that does not honour Idempotency-Key), so any extra send shows as an extra copy.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import {
-  acceptedIds,
-  defaultValue,
-  expectedRecord,
-  exportCsv,
-  pushEnv,
-  writeConfig,
-} from '../helpers/exports.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, defaultValue, expectedRecord, exportCsv, pushEnv } from '../helpers/exports.js';
 
 const key = 'e2e-resend-once-key-41d7';
 
-let receiver: Receiver | undefined;
-let work: string;
-let state: string;
-let config: string;
+const e2e = useE2E({ key, receiver: { honourIdempotencyKey: false } });
+const { start } = e2e;
 let file: string;
 
 beforeEach(() => {
-  work = tempDir();
-  state = path.join(work, 'ledger.db');
-  config = writeConfig(work);
-  file = path.join(work, 'orders.csv');
+  file = path.join(e2e.work, 'orders.csv');
 });
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
-});
-
-async function start(options: ReceiverOptions = {}): Promise<Receiver> {
-  receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false, ...options });
-  return receiver;
-}
 
 /** `revimport push` with `flags` before the file (where `--resend` must not take the file as its word). */
 async function push(...flags: string[]) {
-  const result = await runCli(['push', ...flags, file, '-c', config, '--json'], {
-    cwd: work,
-    env: pushEnv(receiver!.url, key, state),
+  const result = await runCli(['push', ...flags, file, '-c', e2e.config, '--json'], {
+    cwd: e2e.work,
+    env: e2e.env(),
   });
   const summary = JSON.parse(result.stdout);
   // Every valid row has exactly one outcome; resent records of earlier runs are counted apart (README).
@@ -81,9 +60,9 @@ describe('--resend changed', () => {
   it('refuses another word (exit 2, nothing sent)', async () => {
     const r = await start();
     writeFileSync(file, exportCsv({ to: 3 }));
-    const result = await runCli(['push', file, '-c', config, '--resend=new'], {
-      cwd: work,
-      env: pushEnv(r.url, key, state),
+    const result = await runCli(['push', file, '-c', e2e.config, '--resend=new'], {
+      cwd: e2e.work,
+      env: pushEnv(r.url, key, e2e.state),
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("'new' is invalid. Allowed choices are all, changed.");
@@ -145,7 +124,7 @@ describe('refused and unanswered records are resent once', () => {
     expect(acceptedIds(r.accepted)).toEqual([1, 2, 3, 4]);
 
     // The history keeps each run's counts as its summary said them (newest first).
-    const history = await runCli(['history', '--json', '--state', state], { cwd: work });
+    const history = await runCli(['history', '--json', '--state', e2e.state], { cwd: e2e.work });
     const counted = (summary: Record<string, number>) =>
       Object.fromEntries(
         [

@@ -1,34 +1,26 @@
 // Retries end on the time budget, not on a count (issue 20): a CRM deploy answering 503 for a while must
 // not fail the run, an outage longer than --max-retry-time still does (exit 4), and --retries still caps.
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { acceptedIds, pushEnv, range, repeats, writeConfig, writeExport } from '../helpers/exports.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReceiverOptions } from '../../src/testing/receiver.js';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { acceptedIds, range, repeats, writeExport } from '../helpers/exports.js';
 
 const key = 'e2e-retry-budget-key-31f0';
 
-let receiver: Receiver | undefined;
-let work: string;
-let config: string;
+// Duplicates are stored: "every record once" is the client's doing, not the receiver's.
+const e2e = useE2E({ key, receiver: { honourIdempotencyKey: false }, ledger: 'l.db' });
 let file: string;
 
 beforeEach(() => {
-  work = tempDir();
-  config = writeConfig(work);
-  file = writeExport(work, 'a.csv', { to: 120 });
-});
-afterEach(async () => {
-  await receiver?.close();
-  receiver = undefined;
+  file = writeExport(e2e.work, 'a.csv', { to: 120 });
 });
 
 async function push(options: ReceiverOptions, script: number, ...flags: string[]) {
-  // Duplicates are stored: "every record once" is the client's doing, not the receiver's.
-  receiver = await startReceiver({ apiKey: key, honourIdempotencyKey: false, ...options });
+  const receiver = await e2e.start(options);
   receiver.script(...Array.from({ length: script }, () => deploying));
-  const args = ['push', file, '-c', config, '--json', '--batch-size', '50', ...flags];
-  const result = await runCli(args, { cwd: work, env: pushEnv(receiver.url, key, path.join(work, 'l.db')) });
+  const args = ['push', file, '-c', e2e.config, '--json', '--batch-size', '50', ...flags];
+  const result = await runCli(args, { cwd: e2e.work, env: e2e.env() });
   return { result, r: receiver, s: JSON.parse(result.stdout) };
 }
 

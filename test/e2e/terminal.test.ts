@@ -1,94 +1,54 @@
 // Runs the CLI in a real pseudo-terminal (util-linux `script`) whose window size is set with stty: on a
 // terminal reporting 0 columns ora 9.4 redrew forever while the run held the ledger lock (issue 13).
-import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
-import { bin, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
-import { pushEnv, writeConfig, writeExport } from '../helpers/exports.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { writeExport } from '../helpers/exports.js';
+import { hasScript, runInPty } from '../helpers/pty.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const key = 'e2e-terminal-key-77c1';
 /** Far above what a run of a few rows prints (about 1 KB), far below what a redraw loop writes. */
 const outputCap = 256 * 1024;
 /** ora hides the cursor when its spinner starts. */
 const hideCursor = '\u001b[?25l';
 
-interface PtyResult {
-  code: number | null;
-  output: string;
-  /** True when the output passed outputCap and the pty was killed. */
-  overflowed: boolean;
-}
-
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
 /** Runs the CLI in a pty of `columns` x `rows`; kills it once its output passes outputCap. */
-function runInPty(args: string[], size: { columns: number; rows: number }, env: Record<string, string>) {
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
-  const shell = `stty cols ${size.columns} rows ${size.rows}; exec ${command}`;
-  // CI would turn the spinner off on its own: this test is about the terminal, so CI is unset.
-  const child = spawn('script', ['-qfec', shell, '/dev/null'], {
-    env: { ...cleanEnv({ CI: undefined, ...env }), SHELL: '/bin/sh', TERM: 'xterm' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let overflowed = false;
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    if (output.length > outputCap && !overflowed) {
-      overflowed = true;
-      child.kill('SIGKILL');
-    }
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  return new Promise<PtyResult>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output, overflowed }));
-  });
-}
+const runSized = (args: string[], size: { columns: number; rows: number }, env: Record<string, string>) =>
+  runInPty(args, { ...size, env, outputCap });
+
+const e2e = useE2E({ key, startFirst: true });
 
 describe.skipIf(!hasScript)('in a terminal (needs util-linux `script` to make a pty)', () => {
-  let receiver: Receiver;
-  let work: string;
-  let config: string;
   let input: string;
   let env: Record<string, string>;
-  beforeEach(async () => {
-    receiver = await startReceiver({ apiKey: key });
-    work = tempDir();
-    config = writeConfig(work);
-    input = writeExport(work, 'export.csv', { to: 40 });
-    env = pushEnv(receiver.url, key, path.join(work, 'ledger.db'));
-  });
-  afterEach(async () => {
-    await receiver.close();
+  beforeEach(() => {
+    input = writeExport(e2e.work, 'export.csv', { to: 40 });
+    env = e2e.env();
   });
 
   it('a 0-column terminal gets no spinner: the push ends normally and releases the ledger', async () => {
-    const result = await runInPty(['push', input, '-c', config], { columns: 0, rows: 0 }, env);
+    const result = await runSized(['push', input, '-c', e2e.config], { columns: 0, rows: 0 }, env);
     expect(result.overflowed).toBe(false);
     expect(result.code).toBe(0);
     expect(result.output).not.toContain(hideCursor);
     expect(result.output).toContain(`${input}: 40 rows`);
     expect(result.output).toContain('delivered 40');
-    expect(receiver.accepted).toHaveLength(40);
+    expect(e2e.receiver.accepted).toHaveLength(40);
     // The lock is free: the next run (cron's next hour) gets it and finds everything delivered.
-    const next = await runCli(['push', input, '-c', config, '--json'], { env });
+    const next = await runCli(['push', input, '-c', e2e.config, '--json'], { env });
     expect(next.code).toBe(0);
     expect(JSON.parse(next.stdout).alreadySent).toBe(40);
   });
 
   it('a sized terminal gets the spinner, and --no-progress turns it off', async () => {
     const size = { columns: 100, rows: 30 };
-    const spinning = await runInPty(['push', input, '-c', config, '--check'], size, env);
+    const spinning = await runSized(['push', input, '-c', e2e.config, '--check'], size, env);
     expect(spinning.code).toBe(0);
     expect(spinning.output).toContain(hideCursor);
-    const plain = await runInPty(['push', input, '-c', config, '--no-progress'], size, env);
+    const plain = await runSized(['push', input, '-c', e2e.config, '--no-progress'], size, env);
     expect(plain.code).toBe(0);
     expect(plain.output).not.toContain(hideCursor);
     expect(plain.output).toContain(`${input}: 40 rows`);
-    expect(receiver.accepted).toHaveLength(40);
+    expect(e2e.receiver.accepted).toHaveLength(40);
   });
 });

@@ -1,31 +1,27 @@
 // Messages that name the right thing (issue 20, "What it says"): through the real CLI, each message names
 // what is wrong (the config, the file, the value, the flags) and never the API key. The proxy's own
 // messages are in proxy-messages.test.ts.
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReceiver } from '../../src/testing/receiver.js';
-import { cleanEnv, root, runCli, tempDir } from '../helpers/cli.js';
+import { type CliResult, cleanEnv, root, runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
 import { exportConfig, writeConfig, writeExport } from '../helpers/exports.js';
+import { runProcess } from '../helpers/spawn.js';
 
 const key = 'e2e-says-key-7c21';
-let work: string;
-let config: string;
-beforeEach(() => {
-  work = tempDir();
-  config = writeConfig(work);
-});
+const e2e = useE2E({ key });
 
 describe('usage and arguments', () => {
   it('-q with -v is a usage error naming both flags, with its --json line', async () => {
-    const input = writeExport(work, 'a.csv', { to: 1 });
-    const text = await runCli(['push', input, '-c', config, '--check', '-q', '-v']);
+    const input = writeExport(e2e.work, 'a.csv', { to: 1 });
+    const text = await runCli(['push', input, '-c', e2e.config, '--check', '-q', '-v']);
     expect(text.code).toBe(2);
     expect(text.stderr).toContain("option '-q, --quiet' cannot be used with option '-v, --verbose'");
     expect(text.stdout).toBe('');
 
-    const json = await runCli(['retry', '--verbose', '--quiet', '--json', '-c', config]);
+    const json = await runCli(['retry', '--verbose', '--quiet', '--json', '-c', e2e.config]);
     expect(json.code).toBe(2);
     const line = JSON.parse(json.stdout);
     expect(line.exitCode).toBe(2);
@@ -38,12 +34,12 @@ describe('usage and arguments', () => {
     expect(shown.code).toBe(2);
     expect(shown.stderr).toContain('unknown preset "strpe" (did you mean stripe?)');
 
-    const input = writeExport(work, 'a.csv', { to: 1 });
-    const flag = await runCli(['push', input, '-c', config, '--check', '--preset', 'strpe']);
+    const input = writeExport(e2e.work, 'a.csv', { to: 1 });
+    const flag = await runCli(['push', input, '-c', e2e.config, '--check', '--preset', 'strpe']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('unknown preset "strpe" (did you mean stripe?)');
 
-    const written = writeConfig(work, { mapping: { preset: 'shopfy' } });
+    const written = writeConfig(e2e.work, { mapping: { preset: 'shopfy' } });
     const fromConfig = await runCli(['push', input, '-c', written, '--check']);
     expect(fromConfig.code).toBe(2);
     expect(fromConfig.stderr).toContain('unknown preset "shopfy" (did you mean shopify?)');
@@ -56,10 +52,10 @@ describe('the base URL', () => {
     ['crm.example.com', 'is not a URL: it has no scheme (https://)'],
     ['ftp://crm.example.com', 'must use https (got ftp)'],
   ])('%j is quoted with what is wrong, from the flag, the environment and the config', async (url, said) => {
-    const input = writeExport(work, 'a.csv', { to: 1 });
-    const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, 'ledger.db') };
-    const flag = await runCli(['push', input, '-c', config, '--base-url', url], { env });
-    const fromEnv = await runCli(['push', input, '-c', config], {
+    const input = writeExport(e2e.work, 'a.csv', { to: 1 });
+    const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(e2e.work, 'ledger.db') };
+    const flag = await runCli(['push', input, '-c', e2e.config, '--base-url', url], { env });
+    const fromEnv = await runCli(['push', input, '-c', e2e.config], {
       env: { ...env, REVIMPORT_BASE_URL: url },
     });
     for (const result of [flag, fromEnv]) {
@@ -67,25 +63,25 @@ describe('the base URL', () => {
       expect(result.stderr).toContain(`revimport: the base URL ${JSON.stringify(url)} ${said}`);
     }
     // The config's value is checked as the file is read: its key and path are named.
-    const fromConfig = await runCli(['push', input, '-c', writeConfig(work, { baseUrl: url })], { env });
+    const fromConfig = await runCli(['push', input, '-c', writeConfig(e2e.work, { baseUrl: url })], { env });
     expect(fromConfig.code).toBe(2);
     expect(fromConfig.stderr).toMatch(
       url.startsWith('ftp')
         ? `revimport: the base URL ${JSON.stringify(url)} ${said}`
-        : `revimport: invalid config in ${config}:\n  - baseUrl: not a URL: ${said.replace('is not a URL: ', '')}, got ${JSON.stringify(url)}`,
+        : `revimport: invalid config in ${e2e.config}:\n  - baseUrl: not a URL: ${said.replace('is not a URL: ', '')}, got ${JSON.stringify(url)}`,
     );
   });
 
   it('a base URL holding a login, a query or the key itself is quoted with those masked', async () => {
-    const input = writeExport(work, 'a.csv', { to: 1 });
-    const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, 'ledger.db') };
+    const input = writeExport(e2e.work, 'a.csv', { to: 1 });
+    const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(e2e.work, 'ledger.db') };
     const login = await runCli(
-      ['push', input, '-c', config, '--base-url', 'https://ops:hunter2@crm example.com/?token=abc'],
+      ['push', input, '-c', e2e.config, '--base-url', 'https://ops:hunter2@crm example.com/?token=abc'],
       { env },
     );
     expect(login.code).toBe(2);
     expect(login.stderr).toContain('the base URL "https://***@crm example.com/?***" is not a URL');
-    const pasted = await runCli(['push', input, '-c', config, '--base-url', `${key} crm`], { env });
+    const pasted = await runCli(['push', input, '-c', e2e.config, '--base-url', `${key} crm`], { env });
     expect(pasted.code).toBe(2);
     expect(pasted.stderr).toContain('the base URL "*** crm" is not a URL: it contains a space');
     for (const result of [login, pasted]) {
@@ -100,37 +96,37 @@ describe('the config a mapping came from', () => {
 
   it('found by the search in the working folder, it is named (relative) when the header lacks its columns', async () => {
     writeFileSync(
-      path.join(work, 'a.csv'),
+      path.join(e2e.work, 'a.csv'),
       'Order,Visitor ID,Amount,Currency,Time\n1,v-1,1.00,EUR,2024-05-01T00:00:01Z\n',
     );
-    const result = await runCli(['push', 'a.csv', '--check'], { cwd: work });
+    const result = await runCli(['push', 'a.csv', '--check'], { cwd: e2e.work });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`revimport: ${mismatch('a.csv')}`);
   });
 
   it('given with -c, it is named too, with its preset; a -m mapping file is named instead', async () => {
     writeFileSync(
-      path.join(work, 'a.csv'),
+      path.join(e2e.work, 'a.csv'),
       'Order,Visitor ID,Amount,Currency,Time\n1,v-1,1.00,EUR,2024-05-01T00:00:01Z\n',
     );
-    const flagged = await runCli(['push', 'a.csv', '--check', '-c', config], { cwd: work });
+    const flagged = await runCli(['push', 'a.csv', '--check', '-c', e2e.config], { cwd: e2e.work });
     expect(flagged.code).toBe(2);
     expect(flagged.stderr).toContain(`revimport: ${mismatch('a.csv')}`);
 
     const shopify = path.join(root, 'fixtures/presets/shopify/orders_export.csv');
     writeFileSync(
-      path.join(work, 'shop.yaml'),
+      path.join(e2e.work, 'shop.yaml'),
       'mapping:\n  preset: shopify\n  fields:\n    serviceId: Visitor Token\n',
     );
-    const preset = await runCli(['push', shopify, '--check', '-c', 'shop.yaml'], { cwd: work });
+    const preset = await runCli(['push', shopify, '--check', '-c', 'shop.yaml'], { cwd: e2e.work });
     expect(preset.code).toBe(2);
     expect(preset.stderr).toContain(
       `${shopify}:1: the config ./shop.yaml (preset shopify) expects columns the header lacks: no column "Visitor Token" (mapped to serviceId)`,
     );
 
-    writeFileSync(path.join(work, 'mapping.json'), JSON.stringify(exportConfig.mapping));
-    const mapped = await runCli(['push', 'a.csv', '--check', '-c', config, '-m', 'mapping.json'], {
-      cwd: work,
+    writeFileSync(path.join(e2e.work, 'mapping.json'), JSON.stringify(exportConfig.mapping));
+    const mapped = await runCli(['push', 'a.csv', '--check', '-c', e2e.config, '-m', 'mapping.json'], {
+      cwd: e2e.work,
     });
     expect(mapped.code).toBe(2);
     expect(mapped.stderr).toContain(
@@ -138,7 +134,7 @@ describe('the config a mapping came from', () => {
     );
 
     // A file far from the mapping (no row holds most of its columns): the config is named after the list.
-    const far = await runCli(['push', 'a.csv', '--check', '-c', 'shop.yaml'], { cwd: work });
+    const far = await runCli(['push', 'a.csv', '--check', '-c', 'shop.yaml'], { cwd: e2e.work });
     expect(far.code).toBe(2);
     expect(far.stderr).toMatch(
       /^revimport: a\.csv: no header row found in its 2 rows \(expected the columns "Visitor Token", "Name", .*; the config \.\/shop\.yaml \(preset shopify\) expects them$/m,
@@ -155,18 +151,21 @@ describe('retry without a base URL', () => {
   }
 
   it('lists the targets with pending records in the ledger, their counts, and how to pick one', async () => {
-    const state = path.join(work, 'ledger.db');
+    const state = path.join(e2e.work, 'ledger.db');
     const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: state };
     const [first, second] = [await closedUrl(), await closedUrl()];
     const push = (url: string, to: number, ...flags: string[]) =>
-      runCli(['push', writeExport(work, `${to}.csv`, { to }), '-c', config, '--retries', '0', ...flags], {
-        env: { ...env, REVIMPORT_BASE_URL: url },
-      });
+      runCli(
+        ['push', writeExport(e2e.work, `${to}.csv`, { to }), '-c', e2e.config, '--retries', '0', ...flags],
+        {
+          env: { ...env, REVIMPORT_BASE_URL: url },
+        },
+      );
     expect((await push(first, 3)).code).toBe(4);
     expect((await push(second, 2)).code).toBe(4);
     expect((await push(second, 1, '--account', 'eu')).code).toBe(4);
 
-    const retry = await runCli(['retry', '-c', config], { env });
+    const retry = await runCli(['retry', '-c', e2e.config], { env });
     expect(retry.code).toBe(2);
     const listed = [
       `    ${first}: 3 pending`,
@@ -185,17 +184,19 @@ describe('retry without a base URL', () => {
   });
 
   it('says when the ledger holds nothing to retry', async () => {
-    const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(work, 'none.db') };
-    const retry = await runCli(['retry', '-c', config], { env });
+    const env = { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(e2e.work, 'none.db') };
+    const retry = await runCli(['retry', '-c', e2e.config], { env });
     expect(retry.code).toBe(2);
-    expect(retry.stderr).toContain(`there is no ledger ${path.join(work, 'none.db')} yet: nothing to retry`);
+    expect(retry.stderr).toContain(
+      `there is no ledger ${path.join(e2e.work, 'none.db')} yet: nothing to retry`,
+    );
   });
 });
 
 describe('init', () => {
   it('a missing sample is named first (exit 2), before any word on an existing config', async () => {
-    writeFileSync(path.join(work, 'revimport.config.yaml'), 'timezone: UTC\n');
-    const result = await runCli(['init', 'missing.csv'], { cwd: work });
+    writeFileSync(path.join(e2e.work, 'revimport.config.yaml'), 'timezone: UTC\n');
+    const result = await runCli(['init', 'missing.csv'], { cwd: e2e.work });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('cannot read missing.csv: the file does not exist (ENOENT)');
     expect(result.stderr).not.toContain('exists');
@@ -203,12 +204,12 @@ describe('init', () => {
 
   it('the preview masks e-mails as the error lines do', async () => {
     writeFileSync(
-      path.join(work, 'orders.csv'),
+      path.join(e2e.work, 'orders.csv'),
       'ref,email,grand_total,currency,created\n' +
         'A1,jane.doe@example.com,12.50,USD,2024-05-01 10:00:00\n' +
         'A2,bob@example.org,3.00,USD,2024-05-02 11:00:00\n',
     );
-    const result = await runCli(['init', 'orders.csv', '--timezone', 'UTC'], { cwd: work });
+    const result = await runCli(['init', 'orders.csv', '--timezone', 'UTC'], { cwd: e2e.work });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^conversionEmail\s+"email" \(an e-mail\)\s+-\s+j\*\*\*@example\.com$/m);
     expect(result.stdout).toContain('"conversionEmail":"j***@example.com"');
@@ -218,24 +219,8 @@ describe('init', () => {
 });
 
 /** `npm run receiver -- <args>` in the repository, as the README shows it. */
-function npmReceiver(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('npm', ['run', '--silent', 'receiver', '--', ...args], {
-    cwd: root,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function npmReceiver(args: string[]): Promise<CliResult> {
+  return runProcess('npm', ['run', '--silent', 'receiver', '--', ...args], { cwd: root, env: cleanEnv() });
 }
 
 describe('npm run receiver', () => {

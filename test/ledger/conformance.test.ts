@@ -6,13 +6,14 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerStore } from '../../src/ledger/ledger-store.js';
 import { targetOf } from '../../src/ledger/target.js';
-import type { JournalEntry, PendingEntry, RecordState, StateCounts } from '../../src/ledger/types.js';
+import type { JournalEntry, PendingEntry, StateCounts } from '../../src/ledger/types.js';
 import {
   type Backend,
   type BackendHandle,
   postgresBackend,
   sqliteBackend,
 } from '../helpers/ledger-backends.js';
+import { allKeys, applyToModel, type ModelRow, opArb } from '../helpers/ledger-model.js';
 import { skipPostgres } from '../helpers/postgres.js';
 
 const pending = (key: string, idempotencyKey: string, contentHash = `hash-${key}`): PendingEntry => ({
@@ -290,10 +291,24 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
       );
       expect((await ledger.lookup(target, ['id:1'])).size).toBe(0);
     });
+
+    it('a rejection after delivery outlives the merge of the older staged row', async () => {
+      const { target, run } = await setUp();
+      await ledger.markPending(target, run, [pending('id:1', 'b1')]);
+      await ledger.markDelivered(target, ['id:1'], 'b1');
+      expect(await ledger.markRejected(target, [{ key: 'id:1', message: 'refused' }])).toBe(1);
+      await ledger.merge();
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')?.state).toBe('rejected');
+      expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 0, rejected: 1, failed: 0 });
+    });
   });
 
   describe('outstanding', () => {
-    it('returns failed records and stale pending ones, batch by batch in marking order', async () => {
+    /**
+     * A crashed run left bodies X, Y (one record delivered), X again and one of another target pending; the
+     * retry run now marks its own records, one failed, one pending, one rejected.
+     */
+    async function crashedThenRetried() {
       const { target, run: crashed } = await setUp();
       const other = await ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
       await ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
@@ -307,6 +322,11 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
       await ledger.markFailed(target, ['id:f'], 'timeout');
       await ledger.markPending(target, current, [pending('id:r', 'R')]);
       await ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
+      return { target, other, current };
+    }
+
+    it('returns failed records and stale pending ones, batch by batch in marking order', async () => {
+      const { target, other, current } = await crashedThenRetried();
 
       const out = await ledger.outstanding(target, current);
       expect(out.map((r) => [r.key, r.idempotencyKey, r.state])).toEqual([
@@ -336,6 +356,49 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
       await ledger.markDelivered(target, ['id:1'], 'b1');
       expect(await ledger.outstanding(target, next)).toEqual([]);
       expect(await ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
+    });
+
+    it('returns each outstanding record whole (hash, payload, key, state), batch by batch in marking order', async () => {
+      const { target, other, current } = await crashedThenRetried();
+
+      expect(await ledger.outstanding(target, current)).toEqual([
+        {
+          key: 'id:x1',
+          contentHash: 'hash-id:x1',
+          payload: '{"conversionId":"id:x1"}',
+          idempotencyKey: 'X',
+          state: 'pending',
+        },
+        {
+          key: 'id:x2',
+          contentHash: 'hash-id:x2',
+          payload: '{"conversionId":"id:x2"}',
+          idempotencyKey: 'X',
+          state: 'pending',
+        },
+        {
+          key: 'id:x3',
+          contentHash: 'hash-id:x3',
+          payload: '{"conversionId":"id:x3"}',
+          idempotencyKey: 'X',
+          state: 'pending',
+        },
+        {
+          key: 'id:y1',
+          contentHash: 'hash-id:y1',
+          payload: '{"conversionId":"id:y1"}',
+          idempotencyKey: 'Y',
+          state: 'pending',
+        },
+        {
+          key: 'id:f',
+          contentHash: 'hash-id:f',
+          payload: '{"conversionId":"id:f"}',
+          idempotencyKey: 'F',
+          state: 'failed',
+        },
+      ]);
+      expect((await ledger.outstanding(other, current)).map((r) => r.key)).toEqual(['id:o']);
     });
   });
 
@@ -497,6 +560,21 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
         },
       ]);
     });
+
+    it('a key journaled again and delivered, both settled before one merge, wins over its older delivery', async () => {
+      const { target, run } = await setUp();
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [entry('1', 10)], body('1')));
+      // No merge between the two: both rows meet in one merge, which must apply them in journal order.
+      await ledger.settleBatch(
+        await ledger.journalBatch(target, run, 'k2', [{ ...entry('1', 7), contentHash: 'new' }], body('1')),
+      );
+      await ledger.merge();
+      expect((await ledger.lookup(target, ['id:1'])).get('id:1')).toEqual({
+        state: 'delivered',
+        contentHash: 'new',
+        amount: { currency: 'EUR', value: 7 },
+      });
+    });
   });
 
   // A model of the ledger as one table: lookups, counts and the number each call reports must match it
@@ -542,57 +620,3 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
     );
   }, 120_000);
 });
-
-type Op =
-  | { kind: 'pending'; keys: string[]; hash: string; resend: boolean }
-  | { kind: 'delivered' | 'failed'; keys: string[] }
-  | { kind: 'rejected'; keys: string[] }
-  | { kind: 'merge' };
-
-interface ModelRow {
-  state: RecordState;
-  contentHash: string;
-  hasPayload: boolean;
-}
-
-const allKeys = ['id:a', 'id:b', 'id:c', 'id:d', 'h:e'];
-const keysArb = fc.uniqueArray(fc.constantFrom(...allKeys), { minLength: 1, maxLength: 4 });
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({
-    kind: fc.constant('pending' as const),
-    keys: keysArb,
-    hash: fc.constantFrom('h1', 'h2'),
-    resend: fc.boolean(),
-  }),
-  fc.record({ kind: fc.constantFrom('delivered' as const, 'failed' as const), keys: keysArb }),
-  fc.record({ kind: fc.constant('rejected' as const), keys: keysArb }),
-  fc.record({ kind: fc.constant('merge' as const) }),
-);
-
-function applyToModel(model: Map<string, ModelRow>, op: Op): number {
-  if (op.kind === 'merge') return 0;
-  let changed = 0;
-  for (const key of op.keys) {
-    const row = model.get(key);
-    if (op.kind === 'pending') {
-      if (row?.state === 'delivered' && !op.resend) continue;
-      model.set(key, { state: 'pending', contentHash: op.hash, hasPayload: true });
-    } else if (!row) {
-      continue;
-    } else if (op.kind === 'delivered') {
-      model.set(key, { ...row, state: 'delivered', hasPayload: false });
-    } else if (op.kind === 'rejected') {
-      model.set(key, { ...row, state: 'rejected' });
-    } else if (
-      row.state === 'pending' ||
-      row.state === 'failed' ||
-      (row.state === 'rejected' && row.hasPayload)
-    ) {
-      model.set(key, { ...row, state: 'failed' });
-    } else {
-      continue;
-    }
-    changed++;
-  }
-  return changed;
-}

@@ -3,11 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
-import { keep, retain } from '../helpers/native.js';
+import { tableCount } from '../helpers/native.js';
 
 let dir: string;
 let path: string;
@@ -31,14 +30,7 @@ const entry = (id: string, value = 1) => ({
 });
 const body = (...ids: string[]) => JSON.stringify(ids.map((id) => record(id, 1)));
 
-function count(table: string): number {
-  const db = retain(new Database(path, { readonly: true }));
-  try {
-    return (keep(db).prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
+const count = (table: string) => tableCount(path, table);
 
 function setUp() {
   const target = ledger.target(targetOf('https://crm.example', 'k'));
@@ -65,21 +57,6 @@ describe('journalBatch and settleBatch', () => {
       ]),
     );
     expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 2, rejected: 0, failed: 0 });
-  });
-
-  it('a key journaled again and delivered wins over its older delivery at the merge', () => {
-    const { target, run } = setUp();
-    ledger.settleBatch(ledger.journalBatch(target, run, 'k1', [entry('1', 10)], body('1')));
-    // No merge between the two: both rows meet in one merge, which must apply them in journal order.
-    ledger.settleBatch(
-      ledger.journalBatch(target, run, 'k2', [{ ...entry('1', 7), contentHash: 'new' }], body('1')),
-    );
-    ledger.merge();
-    expect(ledger.lookup(target, ['id:1']).get('id:1')).toEqual({
-      state: 'delivered',
-      contentHash: 'new',
-      amount: { currency: 'EUR', value: 7 },
-    });
   });
 
   it('is merged by finishRun and close', () => {
@@ -116,42 +93,6 @@ describe('unjournal', () => {
 });
 
 describe('outstanding', () => {
-  it("returns other runs' pending rows as whole bodies with their key and row, in order with inflight groups", () => {
-    const { target, run } = setUp();
-    ledger.markPending(target, run, [
-      { key: 'id:0', contentHash: 'hash-id:0', payload: '{"conversionId":"0"}', idempotencyKey: 'k0' },
-    ]);
-    ledger.markFailed(target, ['id:0'], 'HTTP 503');
-    const id = ledger.journalBatch(target, run, 'k1', [entry('1'), entry('2')], body('1', '2'));
-    expect(ledger.outstanding(target, run).map((r) => r.key)).toEqual(['id:0']);
-    const next = ledger.beginRun({ command: 'retry', files: [] });
-    expect(ledger.outstanding(target, next)).toEqual([
-      {
-        key: 'id:0',
-        contentHash: 'hash-id:0',
-        payload: '{"conversionId":"0"}',
-        idempotencyKey: 'k0',
-        state: 'failed',
-      },
-      {
-        key: 'id:1',
-        contentHash: 'hash-id:1',
-        payload: JSON.stringify(record('1', 1)),
-        idempotencyKey: 'k1',
-        state: 'pending',
-        batchId: id,
-      },
-      {
-        key: 'id:2',
-        contentHash: 'hash-id:2',
-        payload: JSON.stringify(record('2', 1)),
-        idempotencyKey: 'k1',
-        state: 'pending',
-        batchId: id,
-      },
-    ]);
-  });
-
   it('drops an older failed inflight row of a key the journal delivered since, at the merge', () => {
     const { target, run } = setUp();
     ledger.markPending(target, run, [

@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
-import type { PendingEntry, RecordState, StateCounts } from '../../src/ledger/types.js';
-import { keep, retain } from '../helpers/native.js';
+import type { PendingEntry, StateCounts } from '../../src/ledger/types.js';
+import { allKeys, applyToModel, type ModelRow, opArb } from '../helpers/ledger-model.js';
+import { tableCount } from '../helpers/native.js';
 
 let dir: string;
 let path: string;
@@ -34,14 +34,8 @@ const entry = (key: string, idempotencyKey = 'b1', contentHash = `hash-${key}`):
 });
 
 function tableSizes(): { inflight: number; staged: number; records: number } {
-  const db = retain(new Database(path, { readonly: true }));
-  try {
-    const n = (table: string) =>
-      (keep(db).prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return { inflight: n('inflight'), staged: n('staged'), records: n('records') };
-  } finally {
-    db.close();
-  }
+  const n = (table: string) => tableCount(path, table);
+  return { inflight: n('inflight'), staged: n('staged'), records: n('records') };
 }
 
 function setUp() {
@@ -91,16 +85,6 @@ describe('staged records', () => {
       state: 'delivered',
       contentHash: 'hash-new',
     });
-  });
-
-  it('a rejection after delivery outlives the merge of the older staged row', () => {
-    const { target, run } = setUp();
-    ledger.markPending(target, run, [entry('id:1')]);
-    ledger.markDelivered(target, ['id:1'], 'b1');
-    expect(ledger.markRejected(target, [{ key: 'id:1', message: 'refused' }])).toBe(1);
-    ledger.merge();
-    expect(ledger.lookup(target, ['id:1']).get('id:1')?.state).toBe('rejected');
-    expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 0, rejected: 1, failed: 0 });
   });
 });
 
@@ -197,62 +181,6 @@ describe('failed after rejected', () => {
   });
 });
 
-// A model of the ledger as one table (the semantics before the split): lookups, counts and the
-// number each call reports must match it after any sequence of calls and merges.
-type Op =
-  | { kind: 'pending'; keys: string[]; hash: string; resend: boolean }
-  | { kind: 'delivered' | 'failed'; keys: string[] }
-  | { kind: 'rejected'; keys: string[] }
-  | { kind: 'merge' };
-
-interface ModelRow {
-  state: RecordState;
-  contentHash: string;
-  hasPayload: boolean;
-}
-
-const keyArb = fc.constantFrom('id:a', 'id:b', 'id:c', 'id:d', 'h:e');
-const keysArb = fc.uniqueArray(keyArb, { minLength: 1, maxLength: 4 });
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({
-    kind: fc.constant('pending' as const),
-    keys: keysArb,
-    hash: fc.constantFrom('h1', 'h2'),
-    resend: fc.boolean(),
-  }),
-  fc.record({ kind: fc.constantFrom('delivered' as const, 'failed' as const), keys: keysArb }),
-  fc.record({ kind: fc.constant('rejected' as const), keys: keysArb }),
-  fc.record({ kind: fc.constant('merge' as const) }),
-);
-
-function applyToModel(model: Map<string, ModelRow>, op: Op): number {
-  if (op.kind === 'merge') return 0;
-  let changed = 0;
-  for (const key of op.keys) {
-    const row = model.get(key);
-    if (op.kind === 'pending') {
-      if (row?.state === 'delivered' && !op.resend) continue;
-      model.set(key, { state: 'pending', contentHash: op.hash, hasPayload: true });
-    } else if (!row) {
-      continue;
-    } else if (op.kind === 'delivered') {
-      model.set(key, { ...row, state: 'delivered', hasPayload: false });
-    } else if (op.kind === 'rejected') {
-      model.set(key, { ...row, state: 'rejected' });
-    } else if (
-      row.state === 'pending' ||
-      row.state === 'failed' ||
-      (row.state === 'rejected' && row.hasPayload)
-    ) {
-      model.set(key, { ...row, state: 'failed' });
-    } else {
-      continue;
-    }
-    changed++;
-  }
-  return changed;
-}
-
 describe('against a one-table model', () => {
   it('lookup, counts and change counts agree after any sequence of calls', () => {
     const { target, run } = setUp();
@@ -281,7 +209,7 @@ describe('against a one-table model', () => {
             );
           else ledger.merge();
           expect(got).toBe(expected);
-          const found = ledger.lookup(t, ['id:a', 'id:b', 'id:c', 'id:d', 'h:e']);
+          const found = ledger.lookup(t, allKeys);
           expect(found).toEqual(
             new Map(
               [...model].map(([key, row]) => [key, { state: row.state, contentHash: row.contentHash }]),

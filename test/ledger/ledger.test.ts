@@ -7,7 +7,7 @@ import { ConfigError } from '../../src/errors.js';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { PendingEntry } from '../../src/ledger/types.js';
-import { keep, retain } from '../helpers/native.js';
+import { keep, rawRows as readRows, retain } from '../helpers/native.js';
 
 let dir: string;
 let path: string;
@@ -34,16 +34,7 @@ const pending = (key: string, idempotencyKey: string, contentHash = `hash-${key}
 });
 
 /** Reads the file the way another process would: proves what is on disk, not in a cache. */
-function rawRows(sql: string, ...params: unknown[]): unknown[] {
-  const db = retain(new Database(path, { readonly: true }));
-  try {
-    return keep(db)
-      .prepare(sql)
-      .all(...params);
-  } finally {
-    db.close();
-  }
-}
+const rawRows = (sql: string, ...params: unknown[]) => readRows(path, sql, ...params);
 
 function setUp() {
   const target = ledger.target(targetOf('https://crm.example/', 'sk_live_secret'));
@@ -111,66 +102,6 @@ describe('targets and runs', () => {
     expect(ledger.target(targetOf('https://crm.example/', 'k1'))).toBe(a);
     expect(ledger.target(targetOf('https://crm.example', 'k2'))).toBe(a);
     expect(ledger.target(targetOf('https://crm.example', 'k1', 'eu'))).not.toBe(a);
-  });
-
-  it('records runs and lists them newest first', () => {
-    const first = ledger.beginRun({ command: 'push', files: ['a.csv', 'b.csv'], startedAt: 10 });
-    const second = ledger.beginRun({
-      command: 'retry',
-      files: [],
-      startedAt: 20,
-      pid: 4242,
-      keyFingerprint: 'f1f1f1f1f1f1f1f1',
-    });
-    clock = 99;
-    ledger.finishRun(first, { counts: { delivered: 3, rejected: 1 }, exitCode: 1, durationMs: 80 });
-    expect(ledger.history({ limit: 10 })).toEqual([
-      {
-        id: second,
-        command: 'retry',
-        files: [],
-        startedAt: 20,
-        finishedAt: null,
-        counts: null,
-        exitCode: null,
-        durationMs: null,
-        pid: 4242,
-        keyFingerprint: 'f1f1f1f1f1f1f1f1',
-      },
-      {
-        id: first,
-        command: 'push',
-        files: ['a.csv', 'b.csv'],
-        startedAt: 10,
-        finishedAt: 99,
-        counts: { delivered: 3, rejected: 1 },
-        exitCode: 1,
-        durationMs: 80,
-        pid: process.pid,
-        keyFingerprint: null,
-      },
-    ]);
-    expect(ledger.history({ limit: 1 }).map((row) => row.id)).toEqual([second]);
-  });
-});
-
-describe('lookup', () => {
-  it('returns known keys of this target only, across chunk boundaries', () => {
-    const { target, run } = setUp();
-    const other = ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
-    const keys = Array.from({ length: 1201 }, (_, i) => `id:${i}`);
-    ledger.markPending(
-      target,
-      run,
-      keys.filter((_, i) => i % 3 === 0).map((key) => pending(key, 'b')),
-    );
-    ledger.markPending(other, run, [pending('id:1', 'b')]);
-
-    const found = ledger.lookup(target, [...keys, 'id:missing']);
-    expect(found.size).toBe(401);
-    expect(found.get('id:1200')).toEqual({ state: 'pending', contentHash: 'hash-id:1200' });
-    expect(found.has('id:1')).toBe(false);
-    expect(ledger.lookup(target, []).size).toBe(0);
   });
 });
 
@@ -264,61 +195,6 @@ describe('state transitions', () => {
 });
 
 describe('outstanding', () => {
-  it('returns failed records and stale pending ones, batch by batch in marking order', () => {
-    const { target, run: crashed } = setUp();
-    const other = ledger.target(targetOf('https://crm.example', 'other-key', 'other'));
-    ledger.markPending(target, crashed, [pending('id:x1', 'X'), pending('id:x2', 'X')]);
-    ledger.markPending(target, crashed, [pending('id:y1', 'Y'), pending('id:d', 'Y')]);
-    ledger.markPending(target, crashed, [pending('id:x3', 'X')]);
-    ledger.markPending(other, crashed, [pending('id:o', 'O')]);
-    ledger.markDelivered(target, ['id:d'], 'Y');
-
-    const current = ledger.beginRun({ command: 'retry', files: [] });
-    ledger.markPending(target, current, [pending('id:f', 'F'), pending('id:now', 'N')]);
-    ledger.markFailed(target, ['id:f'], 'timeout');
-    ledger.markPending(target, current, [pending('id:r', 'R')]);
-    ledger.markRejected(target, [{ key: 'id:r', message: 'bad' }]);
-
-    expect(ledger.outstanding(target, current)).toEqual([
-      {
-        key: 'id:x1',
-        contentHash: 'hash-id:x1',
-        payload: '{"conversionId":"id:x1"}',
-        idempotencyKey: 'X',
-        state: 'pending',
-      },
-      {
-        key: 'id:x2',
-        contentHash: 'hash-id:x2',
-        payload: '{"conversionId":"id:x2"}',
-        idempotencyKey: 'X',
-        state: 'pending',
-      },
-      {
-        key: 'id:x3',
-        contentHash: 'hash-id:x3',
-        payload: '{"conversionId":"id:x3"}',
-        idempotencyKey: 'X',
-        state: 'pending',
-      },
-      {
-        key: 'id:y1',
-        contentHash: 'hash-id:y1',
-        payload: '{"conversionId":"id:y1"}',
-        idempotencyKey: 'Y',
-        state: 'pending',
-      },
-      {
-        key: 'id:f',
-        contentHash: 'hash-id:f',
-        payload: '{"conversionId":"id:f"}',
-        idempotencyKey: 'F',
-        state: 'failed',
-      },
-    ]);
-    expect(ledger.outstanding(other, current).map((r) => r.key)).toEqual(['id:o']);
-  });
-
   it('is empty once everything is delivered', () => {
     const { target, run } = setUp();
     ledger.markPending(target, run, [pending('id:1', 'b1')]);

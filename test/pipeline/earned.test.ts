@@ -46,13 +46,19 @@ const orders = [
   '9,i@example.com,2024-07-01 18:00:00,25.00,abc,0.00,USD,paid',
 ].join('\n');
 
-async function run(file: string, over: Partial<Settings> & { mappingInput?: MappingInput } = {}) {
+type Over = Partial<Settings> & { mappingInput?: MappingInput };
+type Deps = Partial<Parameters<typeof runPipeline>[2]>;
+
+/** The one call every test here makes: a --check run of `files` in UTC, with `over` and `deps` added. */
+function checkRun(files: string[], over: Over = {}, deps: Deps = {}) {
   return runPipeline(
-    testSettings({ mappingInput: mapping, timezone: 'UTC', ...over }),
-    { files: [file], check: true, resend: false },
-    { userAgent: 't', now: () => 0 },
+    testSettings({ timezone: 'UTC', ...over }),
+    { files, check: true, resend: false },
+    { userAgent: 't', now: () => 0, ...deps },
   );
 }
+
+const run = (file: string, over: Over = {}) => checkRun([file], { mappingInput: mapping, ...over });
 
 describe('earned revenue', () => {
   it('nets refunds, takes off what was not captured, and skips what has nothing left, by reason', async () => {
@@ -180,11 +186,7 @@ describe('earned revenue', () => {
     for (const rejectsSkipped of [false, true]) {
       const out = path.join(dir, `rejects-${rejectsSkipped}.csv`);
       const rejects = openRejects(out);
-      await runPipeline(
-        testSettings({ mappingInput: mapping, timezone: 'UTC', rejectsSkipped }),
-        { files: [csv(orders)], check: true, resend: false },
-        { userAgent: 't', now: () => 0, rejects },
-      );
+      await checkRun([csv(orders)], { mappingInput: mapping, rejectsSkipped }, { rejects });
       await rejects.close();
       const text = readFileSync(out, 'utf8');
       expect(text).toContain('"refunded: ""abc"" is not an amount');
@@ -224,11 +226,7 @@ describe('mapping.sumBy: several money rows for one order', () => {
 
   it('folds them into one record: the net sum, dated at the first capture; never a refund alone', async () => {
     const file = csv(transactions);
-    const summary = await runPipeline(
-      testSettings({ mappingInput: sumMapping, timezone: 'UTC' }),
-      { files: [file], check: true, resend: false },
-      { userAgent: 't', now: () => 0 },
-    );
+    const summary = await checkRun([file], { mappingInput: sumMapping });
     // #1002: 232.81 - 14.00; #1003: charged, refunded, charged again = 50; #1001: two charges.
     expect(summary.totals).toEqual({ USD: 218.81 + 50 + 100 });
     expect(summary.valid).toBe(3);
@@ -288,37 +286,6 @@ describe('mapping.sumBy: several money rows for one order', () => {
     expect(check.flush()).toEqual([]);
   });
 
-  it('takes the key from the first non-empty column: PayPal refunds point at their payment', async () => {
-    const file = csv(
-      [
-        'Date,Type,Gross,Currency,From Email Address,Transaction ID,Reference Txn ID',
-        '2024-07-01 10:00:00,Website Payment,120.00,USD,a@example.com,TX-1,',
-        '2024-07-02 10:00:00,Payment Refund,-20.00,USD,a@example.com,TX-2,TX-1',
-        '2024-07-03 10:00:00,Website Payment,30.00,USD,b@example.com,TX-3,',
-      ].join('\n'),
-    );
-    const summary = await runPipeline(
-      testSettings({
-        mappingInput: {
-          fields: {
-            conversionId: 'Transaction ID',
-            conversionEmail: 'From Email Address',
-            conversionDatetime: 'Date',
-            conversionValue: 'Gross',
-            conversionCurrency: 'Currency',
-          },
-          sumBy: ['Reference Txn ID', 'Transaction ID'],
-        },
-        timezone: 'UTC',
-      }),
-      { files: [file], check: true, resend: false },
-      { userAgent: 't', now: () => 0 },
-    );
-    expect(summary.totals).toEqual({ USD: 130 });
-    // Three rows read, the refund summed into its payment (issue 20: rows read counts it too).
-    expect([summary.rowsRead, summary.folded, summary.valid]).toEqual([3, 1, 2]);
-  });
-
   const paypal: MappingInput = {
     fields: {
       conversionId: 'Transaction ID',
@@ -330,12 +297,22 @@ describe('mapping.sumBy: several money rows for one order', () => {
     sumBy: ['Reference Txn ID', 'Transaction ID'],
   };
   const header = 'Date,Gross,Currency,From Email Address,Transaction ID,Reference Txn ID,Outstanding';
-  const summed = (files: string[], over: Partial<Settings> & { mappingInput?: MappingInput } = {}) =>
-    runPipeline(
-      testSettings({ mappingInput: paypal, timezone: 'UTC', ...over }),
-      { files, check: true, resend: false },
-      { userAgent: 't', now: () => 0 },
+  const summed = (files: string[], over: Over = {}) => checkRun(files, { mappingInput: paypal, ...over });
+
+  it('takes the key from the first non-empty column: PayPal refunds point at their payment', async () => {
+    const file = csv(
+      [
+        'Date,Type,Gross,Currency,From Email Address,Transaction ID,Reference Txn ID',
+        '2024-07-01 10:00:00,Website Payment,120.00,USD,a@example.com,TX-1,',
+        '2024-07-02 10:00:00,Payment Refund,-20.00,USD,a@example.com,TX-2,TX-1',
+        '2024-07-03 10:00:00,Website Payment,30.00,USD,b@example.com,TX-3,',
+      ].join('\n'),
     );
+    const summary = await summed([file]);
+    expect(summary.totals).toEqual({ USD: 130 });
+    // Three rows read, the refund summed into its payment (issue 20: rows read counts it too).
+    expect([summary.rowsRead, summary.folded, summary.valid]).toEqual([3, 1, 2]);
+  });
 
   it('reports a repeated row of a key as a duplicate instead of adding it twice', async () => {
     const row = '2024-01-30 10:00:00,120.00,USD,a@example.com,TX-1,,';

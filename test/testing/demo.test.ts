@@ -1,6 +1,5 @@
 // `npm run demo` and `npm run receiver` as a user meets them: the receiver listens where the bundled
 // configs point, and the command the demo prints for "try it yourself" runs as printed (issue 13).
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,22 +7,10 @@ import { loadConfig } from '../../src/config/load.js';
 import { startReceiver } from '../../src/testing/receiver.js';
 import { defaultReceiverPort } from '../../src/testing/receiver-cli.js';
 import { cleanEnv, root, tempDir } from '../helpers/cli.js';
+import { runProcess } from '../helpers/spawn.js';
 
-function run(command: string, args: string[], env: Record<string, string>) {
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (command: string, args: string[], env: Record<string, string>) =>
+  runProcess(command, args, { cwd: root, env });
 
 describe('receiver and demo', () => {
   it('the receiver listens by default where every bundled config with a baseUrl points', async () => {

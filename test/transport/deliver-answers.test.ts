@@ -3,7 +3,7 @@
 // number of requests, not a bisection down to single records.
 import { describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../../src/testing/receiver.js';
-import { idOf, makeItems, pushAll, useDeliverySetup } from './helpers.js';
+import { fakeClock, idOf, makeItems, pushAll, useDeliverySetup } from './helpers.js';
 
 const setup = useDeliverySetup('sk_test_answers');
 
@@ -104,16 +104,9 @@ describe('non-JSON answers', () => {
 
 describe('waits the server asks for', () => {
   it('reports the Retry-After wait and the status that asked for it', async () => {
-    let clock = 0;
     const { receiver, deliverer, retries } = await setup(
       {},
-      {
-        maxRetryTimeMs: 3_600_000,
-        now: () => clock,
-        sleep: async (ms) => {
-          clock += ms;
-        },
-      },
+      { maxRetryTimeMs: 3_600_000, ...fakeClock().options },
     );
     receiver.script(
       { status: 429, headers: { 'retry-after': '30' } },

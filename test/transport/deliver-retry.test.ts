@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { deferred, idOf, makeItems, pushAll, useDeliverySetup, waitUntil } from './helpers.js';
+import { deferred, fakeClock, idOf, makeItems, pushAll, useDeliverySetup, waitUntil } from './helpers.js';
 
 const setup = useDeliverySetup('sk_test_retry');
+
+/** Bodies of ten, one at a time, every wait 999 ms (the top of full jitter), a 10 s budget, on a fake clock. */
+const budgetOptions = (clock: ReturnType<typeof fakeClock>) => ({
+  batchSize: 10,
+  concurrency: 1,
+  baseDelayMs: 1000,
+  maxDelayMs: 1000,
+  maxRetryTimeMs: 10_000,
+  random: () => 0.999,
+  ...clock.options,
+});
 
 describe('retries', () => {
   it('503, 503, 200 delivers once, with the same body and Idempotency-Key each time', async () => {
@@ -120,21 +131,10 @@ describe('retries', () => {
   it('measures the budget per body: failures spread over a run longer than the budget do not spend it', async () => {
     // Issue 20: a run-wide clock from the first failure made a long run with a share of 5xx stop at exit 4
     // once the budget had passed, however short each outage was. Every answer here costs 6 s of the clock.
-    let clock = 0;
+    const clock = fakeClock();
     const { receiver, deliverer, idsWith } = await setup(
-      { onRequest: () => (clock += 6_000) },
-      {
-        batchSize: 10,
-        concurrency: 1,
-        baseDelayMs: 1000,
-        maxDelayMs: 1000,
-        maxRetryTimeMs: 10_000,
-        random: () => 0.999,
-        now: () => clock,
-        sleep: async (ms) => {
-          clock += ms;
-        },
-      },
+      { onRequest: () => clock.advance(6_000) },
+      budgetOptions(clock),
     );
     // Body 1: 503, 503, 200; body 2: 200; body 3 (over 20 s after the first failure): 503, 200.
     receiver.script({ status: 503 }, { status: 503 }, {}, {}, { status: 503 });
@@ -146,22 +146,9 @@ describe('retries', () => {
   });
 
   it('spends the retry budget, then fails this body and every later one without more requests', async () => {
-    let clock = 0;
     const { receiver, deliverer, reasons, idsWith } = await setup(
       { faults: { seed: 3, error5xx: 1 } },
-      {
-        batchSize: 10,
-        concurrency: 1,
-        retries: 100,
-        baseDelayMs: 1000,
-        maxDelayMs: 1000,
-        maxRetryTimeMs: 10_000,
-        random: () => 0.999,
-        now: () => clock,
-        sleep: async (ms) => {
-          clock += ms;
-        },
-      },
+      { ...budgetOptions(fakeClock()), retries: 100 },
     );
     await pushAll(deliverer, makeItems(50));
     const stats = await deliverer.close();

@@ -113,3 +113,20 @@ export function useDeliverySetup(apiKey: string) {
     return { receiver, deliverer, ...recorded };
   };
 }
+
+/**
+ * A clock the deliverer's waits move instead of passing: `options.now` reads it and `options.sleep(ms)`
+ * moves it on at once, so retry budgets and Retry-After waits of minutes take no real time.
+ * `advance(ms)` moves it from elsewhere (a receiver hook: each answer costs time).
+ */
+export function fakeClock() {
+  let ms = 0;
+  const advance = (by: number) => {
+    ms += by;
+  };
+  const options: Pick<DeliverOptions<Item>, 'now' | 'sleep'> = {
+    now: () => ms,
+    sleep: async (by) => advance(by),
+  };
+  return { advance, options };
+}
