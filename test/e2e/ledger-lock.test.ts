@@ -86,11 +86,17 @@ setInterval(() => {
 }
 
 describe('the SQLite ledger lock across hosts', () => {
-  const tenMinutesAgo = new Date(Date.now() - 600_000);
+  // The lease is written when its case runs: taken when the file loads, "ten minutes ago" was 610 s old by the
+  // time the second case ran under load.
   it.each([
-    ['written by revimport 0.1 (no lease: its file time counts)', {}],
-    ['with a lease', { renewedAt: tenMinutesAgo.toISOString(), staleAfterMs: 60_000, token: 'gone' }],
-  ])('a lock left by a dead run on another host, %s, is taken over with a note', async (_label, lease) => {
+    ['written by revimport 0.1 (no lease: its file time counts)', (_renewedAt: Date) => ({})],
+    [
+      'with a lease',
+      (renewedAt: Date) => ({ renewedAt: renewedAt.toISOString(), staleAfterMs: 60_000, token: 'gone' }),
+    ],
+  ])('a lock left by a dead run on another host, %s, is taken over with a note', async (_label, leaseAt) => {
+    const tenMinutesAgo = new Date(Date.now() - 600_000);
+    const lease = leaseAt(tenMinutesAgo);
     const startedAt = new Date(Date.now() - 700_000).toISOString();
     writeFileSync(lockFile, JSON.stringify({ pid: 4242, startedAt, host: 'another-host', ...lease }));
     utimesSync(lockFile, tenMinutesAgo, tenMinutesAgo);
