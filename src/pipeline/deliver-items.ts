@@ -13,7 +13,7 @@ import { chooseProxy } from '../transport/proxy.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item, JournalRef } from './item.js';
 import { type Answer, LedgerWrites } from './ledger-writes.js';
-import type { RunDeps } from './run.js';
+import type { RunDeps } from './types.js';
 
 export function makeDeliverer(
   settings: Settings,

@@ -4,48 +4,22 @@ import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { readRows } from '../input/read-rows.js';
 import type { SourceInfo } from '../input/types.js';
-import type { LedgerPort } from '../ledger/ledger-port.js';
 import { recordIdentity } from '../ledger/record-key.js';
 import type { LedgerEntry, ReportedIn } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
 import type { Rejection } from '../report/rejection.js';
-import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
 import { createRowChecker, headerMatcher, type RowOutcome } from './checked-rows.js';
 import { settleDateOrders } from './date-order.js';
 import { makeDeliverer } from './deliver-items.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
-import type { KnownProblems } from './known-problems.js';
-import { knownRecords, type ResendMode } from './known-records.js';
+import { knownRecords } from './known-records.js';
 import { type OpenedLookup, openLookup } from './lookup-table.js';
 import { Resent, resendOutstanding } from './resend.js';
+import type { ErrorWithSummary, RunDeps, RunOptions } from './types.js';
 
-export interface RunOptions {
-  files: string[];
-  check: boolean;
-  /** Records already delivered to the target that are sent again (known-records.ts). */
-  resend: ResendMode;
-}
-
-export interface RunDeps {
-  stdin?: NodeJS.ReadableStream;
-  /** Open ledger and the run's id, for push; absent for --check. */
-  ledger?: { ledger: LedgerPort; targetId: number; runId: number };
-  rejects?: RejectsWriter;
-  /**
-   * Problems earlier runs reported to this target (issue 20): an invalid row among them is counted
-   * `knownInvalid` and not reported again. Absent under --check (no ledger): every invalid row is new.
-   */
-  known?: KnownProblems;
-  userAgent: string;
-  now: () => number;
-  /** The wall clock (epoch ms) for the plausible-instant bound; default Date.now. */
-  wallClock?: () => number;
-  signal?: AbortSignal;
-  /** For tests: backoff base (ms). */
-  baseDelayMs?: number;
-}
+export type { ErrorWithSummary, RunDeps, RunOptions } from './types.js';
 
 const LOOKUP_CHUNK = 512;
 /** Lookup chunks in flight at most (a ledger on another thread): bounds the items held, ~2,000. */
@@ -374,11 +348,6 @@ function noteKnownInvalid(summary: Summary, before: ReportedIn): void {
   const earliest = summary.knownReportedIn;
   if (earliest && earliest.runId <= before.runId) return;
   summary.knownReportedIn = { runId: before.runId, at: new Date(before.at).toISOString() };
-}
-
-/** An error that ended a run carries what the run did until then, for the summary and the ledger. */
-export interface ErrorWithSummary {
-  summary?: Summary;
 }
 
 function attachSummary(error: unknown, summary: Summary): unknown {

@@ -14,7 +14,8 @@ import {
 } from '../../errors.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
-import { type ErrorWithSummary, type RunOptions, runPipeline } from '../../pipeline/run.js';
+import { runPipeline } from '../../pipeline/run.js';
+import type { ErrorWithSummary, RunOptions } from '../../pipeline/types.js';
 import type { ConversionRecord } from '../../record/fields.js';
 import { localDay, openRejects, type RejectsWriter, resolveRejectsPath } from '../../report/rejects.js';
 import type { Summary } from '../../report/summary.js';
