@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { PipelineHooks } from '../pipeline/hooks.js';
-import { ABORT_GRACE_MS } from '../pipeline/run.js';
+import { ABORT_GRACE_MS } from '../pipeline/run-delivery.js';
 import { ExitCode } from './exit-codes.js';
 import { type CliIO, unguardedStream } from './io.js';
 import { type ProgressSnapshot, progressLine, readShareText } from './progress-text.js';
