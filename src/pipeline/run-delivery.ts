@@ -11,7 +11,7 @@ import { knownRecords, type ResendMode } from './known-records.js';
 import { LookupQueue } from './lookup-queue.js';
 import { Resent, resendOutstanding } from './resend.js';
 import type { RunTally } from './run-tally.js';
-import type { RunDeps } from './types.js';
+import type { RunDeps, RunLedger } from './types.js';
 
 /** How long requests in flight may finish after SIGINT/SIGTERM (README: 10 s grace). */
 export const ABORT_GRACE_MS = 10_000;
@@ -61,8 +61,12 @@ export function openDelivery(
 }
 
 /** What earlier runs left outstanding goes first, before any file is read (resend.ts). */
-export async function resendEarlier(delivery: RunDelivery, deps: RunDeps, summary: Summary): Promise<void> {
-  if (deps.ledger) await resendOutstanding(deps.ledger, delivery.deliverer, summary, delivery.resent);
+export async function resendEarlier(
+  delivery: RunDelivery,
+  ledger: RunLedger | undefined,
+  summary: Summary,
+): Promise<void> {
+  if (ledger) await resendOutstanding(ledger, delivery.deliverer, summary, delivery.resent);
 }
 
 /**

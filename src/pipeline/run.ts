@@ -30,11 +30,11 @@ export async function runPipeline(
   const unwatch = stopOnSignal(delivery, deps.signal);
   let lookup: OpenedLookup | undefined;
   try {
-    if (delivery) await resendEarlier(delivery, deps, tally.summary);
+    if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
     const isHeader = headerMatcher(settings.mapping);
     lookup = await openRunLookup(settings, deps.signal, tally.warn);
     const check = createRunChecker(settings, lookup, deps.wallClock, tally);
-    const reader = runReader(settings, isHeader, deps, hooks);
+    const reader = runReader(settings, isHeader, { stdin: deps.stdin, signal: deps.signal }, hooks);
     // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
     const inputs = await settleDateOrders(options.files, {
       open: reader.open,
