@@ -3,7 +3,7 @@
 // seconds on a long run; nothing with --quiet.
 import { statSync } from 'node:fs';
 import type { PipelineHooks } from '../pipeline/hooks.js';
-import { ABORT_GRACE_MS } from '../pipeline/run.js';
+import { ABORT_GRACE_MS } from '../pipeline/run-delivery.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIO } from './io.js';
 import { createDisplay, type Display, hasSpinnerWidth, startSpinner } from './progress-display.js';

@@ -13,7 +13,7 @@ import { DeliveryLedger } from './deliver/delivery-ledger.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
 import { LedgerWrites } from './ledger-writes.js';
-import type { RunDeps } from './run.js';
+import type { RunDeps } from './types.js';
 
 export function makeDeliverer(
   settings: Settings,

@@ -4,7 +4,7 @@ import type { ConversionRecord } from '../record/fields.js';
 import type { Summary } from '../report/summary.js';
 import type { Deliverer } from '../transport/deliver.js';
 import type { Item, JournalRef } from './item.js';
-import type { RunDeps } from './run.js';
+import type { RunDeps } from './types.js';
 
 /**
  * The records resendOutstanding handed to the deliverer and not yet settled. The files are read only

@@ -15,7 +15,7 @@ import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
 import { WorkerLedger } from '../../ledger/worker-ledger.js';
 import { KnownProblems } from '../../pipeline/known-problems.js';
-import type { ErrorWithSummary, RunDeps } from '../../pipeline/run.js';
+import type { ErrorWithSummary, RunDeps } from '../../pipeline/types.js';
 import type { Summary } from '../../report/summary.js';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
 

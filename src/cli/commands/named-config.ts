@@ -3,7 +3,7 @@
 // (issue 20: "the config ./revimport.config.yaml (preset shopify) expects ...").
 import path from 'node:path';
 import { ColumnMismatchError } from '../../errors.js';
-import type { ErrorWithSummary } from '../../pipeline/run.js';
+import type { ErrorWithSummary } from '../../pipeline/types.js';
 
 export interface MappingOrigin {
   /** The config file read, if any. */

@@ -3,7 +3,7 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, NoPresetError, UsageError } from '../../errors.js';
-import type { ErrorWithSummary } from '../../pipeline/run.js';
+import type { ErrorWithSummary } from '../../pipeline/types.js';
 import type { CommandContext } from '../context.js';
 import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
 import { describeSystemError } from '../system-errors.js';

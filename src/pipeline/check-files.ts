@@ -1,0 +1,78 @@
+// The run's read loop: each file's rows checked one by one and each outcome taken, the file's end told
+// (no data rows, the checker's warnings), then the conversions summed over the run (mapping.sumBy).
+import type { SourceRow } from '../input/types.js';
+import type { RowChecker } from './checked-rows.js';
+import type { PipelineHooks } from './hooks.js';
+import type { RunReader } from './run-reader.js';
+import type { RunTally } from './run-tally.js';
+import type { TakeOutcome } from './take-outcome.js';
+
+export interface FileSteps {
+  /** Rows already opened by the date-order pass (stdin), by file name; other files are opened here. */
+  inputs: Map<string, AsyncIterable<SourceRow>>;
+  reader: RunReader;
+  check: RowChecker;
+  take: TakeOutcome;
+  tally: RunTally;
+  hooks: Pick<PipelineHooks, 'onFileStart' | 'onFileDone' | 'onRowRead'>;
+  signal: AbortSignal | undefined;
+}
+
+export async function checkFiles(files: readonly string[], steps: FileSteps): Promise<void> {
+  const { check, take, tally, signal } = steps;
+  for (const file of files) {
+    if (signal?.aborted) break;
+    await checkFile(file, steps);
+  }
+  // Conversions summed over the run (mapping.sumBy: a refund may come in a later file than its
+  // charge) are complete only now. After a stop they are neither sent nor pending: the next run
+  // reads the files again and sums them again.
+  // Each sum stands for the first of its rows, counted folded until now.
+  if (signal?.aborted) return;
+  for (const result of check.flush()) {
+    tally.summary.folded--;
+    await take(result);
+  }
+}
+
+async function checkFile(file: string, steps: FileSteps): Promise<void> {
+  const { reader, check, tally, hooks, signal } = steps;
+  const summary = tally.summary;
+  hooks.onFileStart?.(file);
+  const before = summary.rowsRead;
+  const sourceRows = await checkRows(steps.inputs.get(file) ?? reader.open(file), steps);
+  hooks.onRowRead?.(summary.rowsRead);
+  const source = reader.source(file);
+  if (sourceRows === 0 && !signal?.aborted) {
+    // "No conversions today": a successful run of 0 rows, said so in case the export went wrong.
+    if (source) check.bindHeader(source);
+    const what = source?.header ? 'only a header' : 'the file is empty';
+    tally.warn(`${file}: no data rows (${what}): nothing to import from it`);
+  }
+  for (const warning of check.drainWarnings()) tally.warn(warning);
+  hooks.onFileDone?.(file, summary.rowsRead - before);
+}
+
+/** The per-row path: check, count, take. Returns the file's data rows (folded ones included). */
+async function checkRows(rows: AsyncIterable<SourceRow>, steps: FileSteps): Promise<number> {
+  const { check, take, tally, hooks, signal } = steps;
+  const summary = tally.summary;
+  const pendingWrites = tally.pendingWrites;
+  let sourceRows = 0;
+  for await (const row of rows) {
+    sourceRows++;
+    const result = check(row);
+    // Every data row counts as read, a line item folded into its order too (init counts the same); only
+    // once checked: a row that ends the run (a file no preset reads) has no outcome to be counted in.
+    summary.rowsRead++;
+    if ((summary.rowsRead & 1023) === 0) hooks.onRowRead?.(summary.rowsRead);
+    if (result === 'folded') {
+      summary.folded++;
+      continue;
+    }
+    await take(result);
+    if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
+    if (signal?.aborted) break;
+  }
+  return sourceRows;
+}

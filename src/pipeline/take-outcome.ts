@@ -1,0 +1,76 @@
+// One outcome of the row checker, taken: counted in the tally (skipped, invalid or valid), written to the
+// rejects file as the run asks, and a valid record queued for the ledger look-up and delivery.
+import { recordIdentity } from '../ledger/record-key.js';
+import type { CheckedRow, RowOutcome, SkippedRow } from './checked-rows.js';
+import type { PipelineHooks } from './hooks.js';
+import type { KnownProblems } from './known-problems.js';
+import type { LookupQueue } from './lookup-queue.js';
+import type { RunTally } from './run-tally.js';
+
+export type TakeOutcome = (result: Exclude<RowOutcome, 'folded'>) => Promise<void>;
+
+export interface OutcomeSteps {
+  tally: RunTally;
+  /** Where valid records go to be delivered; absent under --check. */
+  queue: LookupQueue | undefined;
+  /** Problems earlier runs reported (issue 20); absent under --check. */
+  known: KnownProblems | undefined;
+  /** `rejectsSkipped`: skipped rows are written to the rejects file too. */
+  rejectsSkipped: boolean;
+  hooks: Pick<PipelineHooks, 'onInvalid' | 'onValid'>;
+}
+
+/** Built once per run: the returned function is called per row. */
+export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
+  const { tally, queue, known, hooks } = steps;
+  const summary = tally.summary;
+  const writeSkipped = steps.rejectsSkipped && tally.writesRejects;
+
+  const skipped = (result: SkippedRow) => {
+    summary.skipped++;
+    summary.skippedReasons[result.skipped] = (summary.skippedReasons[result.skipped] ?? 0) + 1;
+    if (!writeSkipped) return;
+    tally.write({
+      file: result.row.source.file,
+      line: result.row.line,
+      stage: 'not revenue',
+      row: result.row,
+      issues: [{ column: '(row)', value: '', reason: result.skipped, message: `skipped: ${result.skipped}` }],
+    });
+  };
+
+  /** A row an earlier run reported is counted known and shown, not reported again (unless --report-known). */
+  const invalid = (result: Extract<CheckedRow, { ok: false }>) => {
+    summary.invalid++;
+    if (result.duplicate) summary.duplicates++;
+    const before = known?.reportedBefore(result.rejection);
+    if (!before || known?.reportKnown) tally.reject(result.rejection);
+    else hooks.onInvalid?.(result.rejection);
+    if (before) tally.noteKnownInvalid(before);
+  };
+
+  /** Counted, and queued for delivery: true when the queue's chunk is full (no promise per row). */
+  const valid = (result: Extract<CheckedRow, { ok: true }>): boolean => {
+    summary.valid++;
+    tally.validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
+    hooks.onValid?.(result.record, result.row.source.file, result.row.line);
+    if (!queue) return false;
+    const { key, contentHash } = recordIdentity(result.record);
+    const row = result.row;
+    return queue.add({
+      record: result.record,
+      key,
+      contentHash,
+      row,
+      file: row.source.file,
+      line: row.line,
+      idColumn: result.idColumn,
+    });
+  };
+
+  return async (result) => {
+    if ('skipped' in result) skipped(result);
+    else if (!result.ok) invalid(result);
+    else if (valid(result)) await queue!.flush();
+  };
+}

@@ -1,0 +1,45 @@
+// What a run is given (its options and its dependencies) and what an error that ended it carries:
+// shared by run.ts, the stages it composes and cli/, in a module of their own so no stage imports run.ts.
+import type { LedgerPort } from '../ledger/ledger-port.js';
+import type { RejectsWriter } from '../report/rejects.js';
+import type { Summary } from '../report/summary.js';
+import type { KnownProblems } from './known-problems.js';
+import type { ResendMode } from './known-records.js';
+
+export interface RunOptions {
+  files: string[];
+  check: boolean;
+  /** Records already delivered to the target that are sent again (known-records.ts). */
+  resend: ResendMode;
+}
+
+export interface RunDeps {
+  stdin?: NodeJS.ReadableStream;
+  /** Open ledger and the run's id, for push; absent for --check. */
+  ledger?: RunLedger;
+  rejects?: RejectsWriter;
+  /**
+   * Problems earlier runs reported to this target (issue 20): an invalid row among them is counted
+   * `knownInvalid` and not reported again. Absent under --check (no ledger): every invalid row is new.
+   */
+  known?: KnownProblems;
+  userAgent: string;
+  now: () => number;
+  /** The wall clock (epoch ms) for the plausible-instant bound; default Date.now. */
+  wallClock?: () => number;
+  signal?: AbortSignal;
+  /** For tests: backoff base (ms). */
+  baseDelayMs?: number;
+}
+
+/** The open ledger of a push and the target and run it writes for. */
+export interface RunLedger {
+  ledger: LedgerPort;
+  targetId: number;
+  runId: number;
+}
+
+/** An error that ended a run carries what the run did until then, for the summary and the ledger. */
+export interface ErrorWithSummary {
+  summary?: Summary;
+}

@@ -1,0 +1,101 @@
+// LookupQueue: valid records chunked, looked up in a real SQLite ledger, and handed to the deliverer in
+// the order read, except those the run counts as known.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
+import { targetOf } from '../../src/ledger/target.js';
+import type { LedgerEntry } from '../../src/ledger/types.js';
+import type { Item } from '../../src/pipeline/item.js';
+import { LookupQueue } from '../../src/pipeline/lookup-queue.js';
+import type { RunLedger } from '../../src/pipeline/types.js';
+import type { Deliverer } from '../../src/transport/deliver.js';
+import { tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let ledger: Ledger;
+let run: RunLedger;
+beforeEach(() => {
+  dir = tempDir('revimport-lookup-queue-');
+  ledger = openLedger(path.join(dir, 'ledger.db'));
+  const targetId = ledger.target(targetOf('https://crm.example', 'k'));
+  run = { ledger, targetId, runId: ledger.beginRun({ command: 'push', files: ['a.csv'] }) };
+});
+afterEach(() => {
+  ledger.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const item = (id: string): Item => ({
+  record: { conversionId: id } as never,
+  key: `id:${id}`,
+  contentHash: `hash-${id}`,
+  row: undefined,
+  file: 'a.csv',
+  line: Number(id) + 1,
+  idColumn: 'id',
+});
+const pending = (id: string) => ({
+  key: `id:${id}`,
+  contentHash: `hash-${id}`,
+  payload: '{}',
+  idempotencyKey: 'k1',
+});
+
+/** A queue whose deliverer records what it is handed; `delivered` entries count as known. */
+function queueOver(ledgerOrNone: RunLedger | undefined) {
+  const pushed: Item[] = [];
+  const known: Array<[string, string]> = [];
+  let shown = 0;
+  const queue = new LookupQueue({
+    deliverer: { push: async (i: Item) => void pushed.push(i) } as unknown as Deliverer<Item>,
+    knownAlready: async (i: Item, entry: LedgerEntry) => {
+      known.push([i.key, entry.state]);
+      return entry.state === 'delivered';
+    },
+    ledger: ledgerOrNone,
+    showRowsRead: () => void shown++,
+  });
+  return { queue, pushed, known, shown: () => shown };
+}
+
+describe('LookupQueue', () => {
+  it('skips what the ledger knows and the run counts, marks known pending records per-record, keeps order', async () => {
+    ledger.markPending(run.targetId, run.runId, [pending('1'), pending('2')]);
+    ledger.markDelivered(run.targetId, ['id:1'], 'k1');
+    const { queue, pushed, known, shown } = queueOver(run);
+    for (const id of ['3', '1', '2', '4']) queue.add(item(id));
+    expect(queue.waiting).toBe(4);
+    await queue.flush();
+    await queue.lookedUp;
+    expect(known).toEqual([
+      ['id:1', 'delivered'],
+      ['id:2', 'pending'],
+    ]);
+    expect(pushed.map((i) => [i.key, i.perRecord ?? false])).toEqual([
+      ['id:3', false],
+      ['id:2', true],
+      ['id:4', false],
+    ]);
+    expect([queue.waiting, shown()]).toEqual([0, 1]);
+  });
+
+  it('says a chunk is full at its 512th record; an empty flush shows nothing and sends nothing', async () => {
+    const { queue, pushed, shown } = queueOver(undefined);
+    await queue.flush();
+    expect(shown()).toBe(0);
+    const full = Array.from({ length: 512 }, (_, i) => queue.add(item(String(i))));
+    expect(full.indexOf(true)).toBe(511);
+    await queue.flush();
+    expect(pushed).toHaveLength(512);
+    expect(shown()).toBe(1);
+  });
+
+  it('counts what was never handed on, once', () => {
+    const { queue } = queueOver(run);
+    queue.add(item('1'));
+    queue.add(item('2'));
+    expect(queue.takeWaiting()).toBe(2);
+    expect(queue.takeWaiting()).toBe(0);
+  });
+});
