@@ -5,12 +5,13 @@
 // lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read the next
 // rows while a chunk is looked up.
 import { Worker } from 'node:worker_threads';
+import { packJournal } from './journal-entries.js';
 import type { Lease } from './lease.js';
-import { type Ledger, packJournal } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type {
   DeliveredAmount,
-  JournalEntry,
+  JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
@@ -112,7 +113,7 @@ export class WorkerLedger implements LedgerPort {
     targetId: number,
     runId: number,
     idempotencyKey: string,
-    entries: readonly JournalEntry[],
+    entries: JournalEntries,
     body: string,
   ): Promise<number> {
     const keys = packJournal(entries);

@@ -58,12 +58,10 @@ export function makeDeliverer(
         ledger.targetId,
         ledger.runId,
         idempotencyKey,
-        items.map((i) => ({
-          key: i.key,
-          contentHash: i.contentHash,
-          currency: i.record.conversionCurrency,
-          value: i.record.conversionValue,
-        })),
+        // Packed as the journal stores them: one allocation per record (ledger/journal-entries.ts).
+        items.map(
+          (i) => [i.key, i.contentHash, i.record.conversionCurrency, i.record.conversionValue] as const,
+        ),
         `[${json.join(',')}]`,
       );
       if (!(id instanceof Promise)) {

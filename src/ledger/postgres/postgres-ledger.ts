@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { DeliveryError } from '../../errors.js';
 import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from '../accounts.js';
+import { journalColumn } from '../journal-entries.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
@@ -15,7 +16,7 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
-  JournalEntry,
+  JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
@@ -253,7 +254,7 @@ export class PostgresLedger implements LedgerStore {
     targetId: number,
     runId: number,
     idempotencyKey: string,
-    entries: readonly JournalEntry[],
+    entries: JournalEntries,
     body: string,
   ): Promise<number> {
     return this.#serial(async (sql) => {
@@ -262,10 +263,10 @@ export class PostgresLedger implements LedgerStore {
         runId,
         entries.length,
         idempotencyKey,
-        entries.map((e) => e.key),
-        entries.map((e) => e.contentHash),
-        entries.map((e) => e.currency),
-        entries.map((e) => e.value),
+        journalColumn(entries, 0),
+        journalColumn(entries, 1),
+        journalColumn(entries, 2),
+        journalColumn(entries, 3),
         body,
         this.#now(),
       ] as never[]);
