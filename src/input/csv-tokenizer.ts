@@ -1,10 +1,11 @@
 // RFC 4180 tokenizer over UTF-8 byte chunks: records of cells, each with the physical line where
 // it starts. It never throws: a broken record becomes one malformed report and parsing goes on.
+
+import { RAW_BYTES, rawText } from './chunks.js';
+
 // Hand-written rather than csv-parse 6.2.1 because there: info.lines counts a CRLF inside a quoted
 // cell twice; max_record_size with skip_records_with_error re-reports and re-reads instead of
 // recovering; a skipped record has no start line. It is also about 2.5x faster on arrays.
-
-import { RAW_BYTES, rawText } from './chunks.js';
 
 const QUOTE = 0x22;
 const CR = 0x0d;

@@ -1,14 +1,15 @@
 // `revimport ledger copy` (issue 15): an SQLite ledger's targets, runs and records moved into a PostgreSQL
 // ledger, so that nothing delivered is sent again after the switch and what was outstanding (failed, or
 // pending in a crashed run's batch) is resent from there as the same body under the same Idempotency-Key.
-// The source is merged first (openLedger) and read through its own read-only connection; the destination
-// is written in one transaction, lists as array parameters, in chunks.
 import Database from 'better-sqlite3';
 import { openLedger, type RunDbRow } from './ledger.js';
 import { retain } from './native.js';
 import type { TransactionSql } from './postgres/client.js';
 import type { ConnectionSource } from './postgres/connection.js';
 import { PostgresLedger } from './postgres/postgres-ledger.js';
+
+// The source is merged first (openLedger) and read through its own read-only connection; the destination
+// is written in one transaction, lists as array parameters, in chunks.
 
 export interface CopyCounts {
   readonly targets: number;

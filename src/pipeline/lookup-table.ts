@@ -1,7 +1,5 @@
 // `mapping.lookup`: reads the second file once, before the inputs, into an index on disk (an anonymous
 // SQLite database, deleted when closed), so a lookup file of millions of rows costs disk, not memory.
-// Only the match columns and the columns the mapping takes are stored. Measured: `npm run bench`,
-// program `lookup` (bench/README.md).
 import Database from 'better-sqlite3';
 import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
@@ -11,6 +9,9 @@ import { retain } from '../ledger/native.js';
 import { headerIndex, normalizeColumnName } from '../mapping/column-name.js';
 import { compileJsonPath } from '../mapping/json-path.js';
 import { type LookupTable, listOf, lookupColumns } from '../mapping/lookup.js';
+
+// Only the match columns and the columns the mapping takes are stored. Measured: `npm run bench`,
+// program `lookup` (bench/README.md).
 
 export interface OpenedLookup extends LookupTable {
   /** Data rows read from the file. */

@@ -5,12 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Answer, type AnswerState, answerBatch, type ParsedBody, parseBody } from './answer-rules.js';
-import type {
-  Receiver,
-  ReceiverOptions,
-  RecordedRequest,
-  ScriptedResponse,
-} from './receiver-types.js';
+import type { Receiver, ReceiverOptions, RecordedRequest, ScriptedResponse } from './receiver-types.js';
 import { seededRandom } from './seeded-random.js';
 
 export type {

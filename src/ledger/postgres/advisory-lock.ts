@@ -1,7 +1,5 @@
 // One run at a time per target across hosts: a session-level PostgreSQL advisory lock, held on a connection
-// of its own for the whole run. The server releases it when that connection ends, so a host that dies or
-// is cut off never leaves a stale lock; a run that loses it (the connection dropped) stops before its
-// next ledger write (`lost`). A held lock is waited for (--wait), then refused with LockError (exit 5).
+// of its own for the whole run. A held lock is waited for (--wait), then refused with LockError (exit 5).
 import { hash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -10,6 +8,9 @@ import type { Target } from '../target.js';
 import { clientFor, openError, type Sql } from './client.js';
 import type { ConnectionSource } from './connection.js';
 import { connectionOptions, maskUrl } from './connection.js';
+
+// The server releases the lock when its connection ends, so a host that dies or is cut off never leaves a
+// stale lock; a run that loses it (the connection dropped) stops before its next ledger write (`lost`).
 
 export interface AdvisoryLockOptions {
   /** How long to wait for another run's lock before throwing LockError; 0 fails at once. */

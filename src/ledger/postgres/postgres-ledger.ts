@@ -1,9 +1,5 @@
 // The delivery ledger on PostgreSQL (issue 15): the contract of the SQLite ledger (ledger.ts), async, for
-// runs on several hosts or in containers that keep no disk. Writes go one after another on one connection
-// in the order they were called (a batch's journal row before its settle, an unjournal before the per-record
-// writes that follow it), lookups on a second one. The journal row of a batch is committed (synchronous
-// commit) before its request; settles commit without waiting for the WAL flush: one lost is one resend of
-// that body under its Idempotency-Key, which the server deduplicates (the SQLite ledger's NORMAL, ledger.ts).
+// runs on several hosts or in containers that keep no disk.
 import { hostname } from 'node:os';
 import { DeliveryError } from '../../errors.js';
 import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from '../accounts.js';
@@ -31,6 +27,12 @@ import { clientFor, isConnectionError, openError, type Sql, type TransactionSql 
 import { type ConnectionSource, maskUrl } from './connection.js';
 import { migrate } from './migrate.js';
 import { pgSql } from './statements.js';
+
+// Writes go one after another on one connection in the order they were called (a batch's journal row before
+// its settle, an unjournal before the per-record writes that follow it), lookups on a second one. The journal
+// row of a batch is committed (synchronous commit) before its request; settles commit without waiting for the
+// WAL flush: one lost is one resend of that body under its Idempotency-Key, which the server deduplicates
+// (the SQLite ledger's NORMAL, ledger.ts).
 
 export interface OpenPostgresLedgerOptions {
   /** Clock in epoch ms. Default: Date.now. */
