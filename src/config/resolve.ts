@@ -73,39 +73,12 @@ export function resolveSettings(input: ResolveInput): Resolved {
   const fromConfig = (p: string | undefined) =>
     p === undefined ? undefined : path.resolve(input.configDir, p);
   const fromCwd = (p: string | undefined) => (p === undefined ? undefined : path.resolve(input.cwd, p));
-
-  let apiKey = nonEmpty(env.REVIMPORT_API_KEY) ?? input.keyFromFile;
-  if (apiKey === undefined && config.apiKey !== undefined) {
-    apiKey = config.apiKey;
-    warnings.push(
-      'the API key is written in the config file: prefer REVIMPORT_API_KEY or apiKeyFile (a file with mode 0600)',
-    );
-  }
-
-  let mapping = input.mappingFile ?? config.mapping;
-  if (flags.preset) mapping = { fields: {}, defaults: {}, ...mapping, preset: flags.preset };
-  // The lookup file is named relative to the config file (a -m mapping file: the working directory);
-  // messages keep naming it as written.
-  const lookupPath =
-    mapping?.lookup === undefined
-      ? undefined
-      : path.resolve(input.mappingFile ? input.cwd : input.configDir, mapping.lookup.file);
-
+  const apiKey = apiKeySetting(input, warnings);
+  const { mapping, lookupPath } = mappingSettings(input);
   const baseUrl = flags.baseUrl ?? nonEmpty(env.REVIMPORT_BASE_URL) ?? config.baseUrl;
-  const format = flags.format ?? config.format;
-  if (format !== undefined && format !== 'csv' && format !== 'jsonl') {
-    throw new UsageError(`--format must be csv or jsonl, not "${format}"`);
-  }
-
-  // A PostgreSQL URL is kept as written; a path is resolved like the other paths. Flag > environment >
-  // config file, as everywhere: an image's config naming a local file must not override the REVIMPORT_STATE
-  // a CronJob sets (it did: every run of such a job resent everything into a fresh file).
-  const state = firstOf<StateSource>([
-    ['flag', keepUrl(flags.state, fromCwd)],
-    ['env', keepUrl(nonEmpty(env.REVIMPORT_STATE), fromCwd)],
-    ['config', keepUrl(config.state, fromConfig)],
-  ]) ?? { from: 'default', value: input.defaultStatePath };
-
+  const format = formatSetting(flags.format ?? config.format);
+  const state = stateSetting(input, fromCwd, fromConfig);
+  // The groups are spread in the order Settings always had, so errors come in the same order too.
   const settings: Settings = {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     apiKey,
@@ -116,6 +89,70 @@ export function resolveSettings(input: ResolveInput): Resolved {
     statePath: state.value,
     statePasswordFile:
       fromCwd(nonEmpty(env.REVIMPORT_STATE_PASSWORD_FILE)) ?? fromConfig(config.statePasswordFile),
+    ...deliverySettings(flags, config),
+    ...recordSettings(flags, config),
+    allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
+    proxy: { flag: flags.proxy, config: config.proxy, env: proxyEnv(env) },
+    ...inputSettings(flags, config, format),
+  };
+  return { settings, warnings, stateFrom: state.from };
+}
+
+/** REVIMPORT_API_KEY, else apiKeyFile, else the config's apiKey (with a warning: it sits in plain text). */
+function apiKeySetting({ env, keyFromFile, config }: ResolveInput, warnings: string[]): string | undefined {
+  const apiKey = nonEmpty(env.REVIMPORT_API_KEY) ?? keyFromFile;
+  if (apiKey !== undefined || config.apiKey === undefined) return apiKey;
+  warnings.push(
+    'the API key is written in the config file: prefer REVIMPORT_API_KEY or apiKeyFile (a file with mode 0600)',
+  );
+  return config.apiKey;
+}
+
+function mappingSettings(input: ResolveInput): Pick<Settings, 'mapping' | 'lookupPath'> {
+  let mapping = input.mappingFile ?? input.config.mapping;
+  if (input.flags.preset) mapping = { fields: {}, defaults: {}, ...mapping, preset: input.flags.preset };
+  // The lookup file is named relative to the config file (a -m mapping file: the working directory);
+  // messages keep naming it as written.
+  const lookupPath =
+    mapping?.lookup === undefined
+      ? undefined
+      : path.resolve(input.mappingFile ? input.cwd : input.configDir, mapping.lookup.file);
+  return { mapping, lookupPath };
+}
+
+function formatSetting(format: string | undefined): Settings['format'] {
+  if (format !== undefined && format !== 'csv' && format !== 'jsonl') {
+    throw new UsageError(`--format must be csv or jsonl, not "${format}"`);
+  }
+  return format;
+}
+
+/**
+ * A PostgreSQL URL is kept as written; a path is resolved like the other paths. Flag > environment >
+ * config file, as everywhere: an image's config naming a local file must not override the REVIMPORT_STATE
+ * a CronJob sets (it did: every run of such a job resent everything into a fresh file).
+ */
+function stateSetting(
+  { flags, env, config, defaultStatePath }: ResolveInput,
+  fromCwd: (p: string | undefined) => string | undefined,
+  fromConfig: (p: string | undefined) => string | undefined,
+): { from: StateSource; value: string } {
+  return (
+    firstOf<StateSource>([
+      ['flag', keepUrl(flags.state, fromCwd)],
+      ['env', keepUrl(nonEmpty(env.REVIMPORT_STATE), fromCwd)],
+      ['config', keepUrl(config.state, fromConfig)],
+    ]) ?? { from: 'default', value: defaultStatePath }
+  );
+}
+
+type DeliverySettings = Pick<
+  Settings,
+  'batchSize' | 'concurrency' | 'retries' | 'maxRetryTimeMs' | 'timeoutMs' | 'ratePerSec'
+>;
+
+function deliverySettings(flags: PushFlags, config: WrittenConfig): DeliverySettings {
+  return {
     batchSize: intFlag('--batch-size', flags.batchSize, 1, 100_000) ?? config.batchSize ?? defaults.batchSize,
     concurrency:
       intFlag('--concurrency', flags.concurrency, 1, 64) ?? config.concurrency ?? defaults.concurrency,
@@ -128,6 +165,24 @@ export function resolveSettings(input: ResolveInput): Resolved {
     ),
     timeoutMs: seconds('--timeout', flags.timeout, config.timeout, defaults.timeoutMs),
     ratePerSec: numberFlag('--rate', flags.rate) ?? config.rate,
+  };
+}
+
+type RecordSettings = Pick<
+  Settings,
+  | 'maxInvalid'
+  | 'timezone'
+  | 'currency'
+  | 'allowNegative'
+  | 'refunds'
+  | 'rejectsSkipped'
+  | 'reportKnown'
+  | 'earliestMs'
+  | 'futureMs'
+>;
+
+function recordSettings(flags: PushFlags, config: WrittenConfig): RecordSettings {
+  return {
     maxInvalid: parseBudget(flags.maxInvalid ?? config.maxInvalid),
     timezone: zoneSetting(flags.timezone ?? config.timezone, flags.timezone ? '--timezone' : 'timezone'),
     currency: currencySetting(flags.currency ?? config.currency, flags.currency ? '--currency' : 'currency'),
@@ -137,8 +192,15 @@ export function resolveSettings(input: ResolveInput): Resolved {
     reportKnown: flags.reportKnown ?? config.reportKnown ?? false,
     earliestMs: earliestSetting(config.earliest),
     futureMs: config.futureHours === undefined ? defaults.futureMs : config.futureHours * 3_600_000,
-    allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
-    proxy: { flag: flags.proxy, config: config.proxy, env: proxyEnv(env) },
+  };
+}
+
+function inputSettings(
+  flags: PushFlags,
+  config: WrittenConfig,
+  format: Settings['format'],
+): Pick<Settings, 'delimiter' | 'format' | 'encoding' | 'transform' | 'limits'> {
+  return {
     delimiter: normalizeDelimiter(flags.delimiter ?? config.delimiter),
     format,
     encoding: flags.encoding ?? config.encoding,
@@ -149,7 +211,6 @@ export function resolveSettings(input: ResolveInput): Resolved {
       maxRejects: config.maxRejects ?? defaults.limits.maxRejects,
     },
   };
-  return { settings, warnings, stateFrom: state.from };
 }
 
 /** The first candidate with a value, and which it was. */

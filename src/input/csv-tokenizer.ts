@@ -1,10 +1,11 @@
 // RFC 4180 tokenizer over UTF-8 byte chunks: records of cells, each with the physical line where
 // it starts. It never throws: a broken record becomes one malformed report and parsing goes on.
+
+import { RAW_BYTES, rawText } from './chunks.js';
+
 // Hand-written rather than csv-parse 6.2.1 because there: info.lines counts a CRLF inside a quoted
 // cell twice; max_record_size with skip_records_with_error re-reports and re-reads instead of
 // recovering; a skipped record has no start line. It is also about 2.5x faster on arrays.
-
-import { RAW_BYTES, rawText } from './chunks.js';
 
 const QUOTE = 0x22;
 const CR = 0x0d;
@@ -69,31 +70,17 @@ export class CsvTokenizer {
     const n = buf.length;
     const d = this.delimiter;
     let state = this.state;
-    let i = 0;
-    let segStart = 0;
-    if (this.crPending) {
-      this.crPending = false;
-      if (n > 0 && buf[0] === LF) {
-        i = 1;
-        if (state !== QUOTED) {
-          segStart = 1;
-          this.recordStart = this.base + 1;
-        }
-      }
-    }
+    let i = this.crPending ? this.skipSplitCrLf(buf) : 0;
+    // A line break's LF skipped inside a quoted field is part of the field's text.
+    let segStart = state === QUOTED ? 0 : i;
     while (i < n) {
       if (state === UNQUOTED) {
-        let c = 0;
         // A quote inside an unquoted field is kept as a literal character (like relax_quotes).
-        while (i < n) {
-          c = buf[i]!;
-          if (c === d || c === LF || c === CR) break;
-          i++;
-        }
+        i = unquotedEnd(buf, i, d);
         if (i === n) break;
         this.pushField(buf, segStart, i);
         state = FIELD_START;
-        i = c === d ? i + 1 : this.lineBreak(buf, i, c);
+        i = this.afterSeparator(buf, i);
         segStart = i;
       } else if (state === FIELD_START) {
         const c = buf[i]!;
@@ -101,30 +88,16 @@ export class CsvTokenizer {
           state = QUOTED;
           this.quoteLine = this.line;
           segStart = ++i;
-        } else if (c === d) {
+        } else if (c === d || c === LF || c === CR) {
           this.pushField(buf, i, i);
-          segStart = ++i;
-        } else if (c === LF || c === CR) {
-          this.pushField(buf, i, i);
-          i = this.lineBreak(buf, i, c);
+          i = this.afterSeparator(buf, i);
           segStart = i;
         } else {
           state = UNQUOTED;
           segStart = i;
         }
       } else if (state === QUOTED) {
-        while (i < n) {
-          const c = buf[i]!;
-          if (c === QUOTE) break;
-          if (c === LF) {
-            this.line++;
-          } else if (c === CR) {
-            this.line++;
-            if (i + 1 === n) this.crPending = true;
-            else if (buf[i + 1] === LF) i++;
-          }
-          i++;
-        }
+        i = this.quotedEnd(buf, i);
         if (i === n) break;
         this.take(buf, segStart, i);
         state = QUOTE_IN_QUOTED;
@@ -137,18 +110,61 @@ export class CsvTokenizer {
         } else if (c === d || c === LF || c === CR) {
           this.pushField(buf, i, i);
           state = FIELD_START;
-          i = c === d ? i + 1 : this.lineBreak(buf, i, c);
+          i = this.afterSeparator(buf, i);
           segStart = i;
         } else {
-          this.fail(
-            `unexpected ${describeByte(c)} after the closing quote of column ${this.fields + 1}` +
-              ' (a quote inside a quoted field must be doubled: "")',
-          );
+          this.failAfterQuote(c);
           state = UNQUOTED;
           segStart = i;
         }
       }
     }
+    this.endChunk(buf, state, segStart);
+  }
+
+  /** A CR ended the previous chunk: an LF starting this one is the rest of that line break. */
+  private skipSplitCrLf(buf: Buffer): number {
+    this.crPending = false;
+    if (buf.length === 0 || buf[0] !== LF) return 0;
+    if (this.state !== QUOTED) this.recordStart = this.base + 1;
+    return 1;
+  }
+
+  /** Past the delimiter or line break at `at`. */
+  private afterSeparator(buf: Buffer, at: number): number {
+    const c = buf[at]!;
+    return c === this.delimiter ? at + 1 : this.lineBreak(buf, at, c);
+  }
+
+  /** The next quote inside a quoted field (or the chunk's end), counting the line breaks on the way. */
+  private quotedEnd(buf: Buffer, from: number): number {
+    const n = buf.length;
+    let i = from;
+    while (i < n) {
+      const c = buf[i]!;
+      if (c === QUOTE) break;
+      if (c === LF) {
+        this.line++;
+      } else if (c === CR) {
+        this.line++;
+        if (i + 1 === n) this.crPending = true;
+        else if (buf[i + 1] === LF) i++;
+      }
+      i++;
+    }
+    return i;
+  }
+
+  private failAfterQuote(c: number): void {
+    this.fail(
+      `unexpected ${describeByte(c)} after the closing quote of column ${this.fields + 1}` +
+        ' (a quote inside a quoted field must be doubled: "")',
+    );
+  }
+
+  /** Keeps the open field's bytes, the record's size check and raw head, and the state for the next chunk. */
+  private endChunk(buf: Buffer, state: number, segStart: number): void {
+    const n = buf.length;
     if (state === UNQUOTED || state === QUOTED) this.take(buf, segStart, n);
     if (!this.oversized && this.base + n - this.recordStart > this.maxRecordBytes) this.markOversized();
     this.keepRawHead(buf);
@@ -259,6 +275,18 @@ export class CsvTokenizer {
     const more = Math.min(end, RAW_BYTES - this.rawHead.length);
     return rawText(more > 0 ? Buffer.concat([this.rawHead, buf.subarray(0, more)]) : this.rawHead);
   }
+}
+
+/** The end of an unquoted field: the next delimiter, LF or CR, or the chunk's end. */
+function unquotedEnd(buf: Buffer, from: number, d: number): number {
+  const n = buf.length;
+  let i = from;
+  while (i < n) {
+    const c = buf[i]!;
+    if (c === d || c === LF || c === CR) return i;
+    i++;
+  }
+  return n;
 }
 
 function describeByte(c: number): string {

@@ -1,14 +1,15 @@
 // `revimport ledger copy` (issue 15): an SQLite ledger's targets, runs and records moved into a PostgreSQL
 // ledger, so that nothing delivered is sent again after the switch and what was outstanding (failed, or
 // pending in a crashed run's batch) is resent from there as the same body under the same Idempotency-Key.
-// The source is merged first (openLedger) and read through its own read-only connection; the destination
-// is written in one transaction, lists as array parameters, in chunks.
 import Database from 'better-sqlite3';
 import { openLedger, type RunDbRow } from './ledger.js';
 import { retain } from './native.js';
 import type { TransactionSql } from './postgres/client.js';
 import type { ConnectionSource } from './postgres/connection.js';
 import { PostgresLedger } from './postgres/postgres-ledger.js';
+
+// The source is merged first (openLedger) and read through its own read-only connection; the destination
+// is written in one transaction, lists as array parameters, in chunks.
 
 export interface CopyCounts {
   readonly targets: number;
@@ -32,147 +33,181 @@ export async function copyLedger(from: string, to: ConnectionSource): Promise<Co
   const db = retain(new Database(from, { readonly: true, fileMustExist: true }));
   const destination = await PostgresLedger.open(to, { merges: false });
   try {
-    return await destination.transaction(async (sql) => {
-      // Two copies at once into one database wait for each other: each sees what the other copied.
-      await sql.unsafe(`SELECT pg_advisory_xact_lock(hashtext('revimport ledger copy'))`);
-      const counts = { targets: 0, runs: 0, records: 0, outstanding: 0, batches: 0 };
-      const targetIds = new Map<number, number>();
-      for (const row of retain(db.prepare('SELECT * FROM targets ORDER BY id')).all() as TargetRow[]) {
-        // A target is a URL and an account (schema 4); one not resolved to an account yet (NULL) is found
-        // by its key's fingerprint, so that a second copy does not add it again (NULLs never conflict).
-        const [t] = await sql.unsafe(
-          `WITH found AS (SELECT id FROM revimport.targets WHERE $2::text IS NULL AND base_url = $1
-              AND account IS NULL AND key_fingerprint = $3),
-            added AS (INSERT INTO revimport.targets (base_url, account, key_fingerprint, created_at)
-              SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM found)
-              ON CONFLICT (base_url, account) DO UPDATE SET base_url = excluded.base_url RETURNING id)
-          SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
-          [row.base_url, row.account, row.key_fingerprint, row.created_at] as never[],
-        );
-        targetIds.set(row.id, t!.id as number);
-        counts.targets++;
-      }
-      // Runs: a run copied before (same start, pid, command and files) is not copied twice.
-      const runIds = new Map<number, number>();
-      for (const row of retain(db.prepare('SELECT * FROM runs ORDER BY id')).all() as RunDbRow[]) {
-        const [r] = await sql.unsafe(
-          `WITH found AS (SELECT id FROM revimport.runs WHERE started_at = $3 AND pid = $8 AND command = $1
-              AND files = $2),
-            added AS (INSERT INTO revimport.runs (command, files, started_at, finished_at, counts, exit_code,
-                duration_ms, pid, host, target_id, key_fingerprint)
-              SELECT $1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10 WHERE NOT EXISTS (SELECT 1 FROM found)
-              RETURNING id)
-          SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
-          [
-            row.command,
-            row.files,
-            row.started_at,
-            row.finished_at,
-            row.counts,
-            row.exit_code,
-            row.duration_ms,
-            row.pid,
-            row.target_id == null ? null : (targetIds.get(row.target_id) ?? null),
-            row.key_fingerprint ?? null,
-          ] as never[],
-        );
-        runIds.set(row.id, r!.id as number);
-        counts.runs++;
-      }
-      const run = (id: number | null) => (id === null ? null : (runIds.get(id) ?? null));
-
-      // Settled records (delivered, rejected) a per-record row does not shadow, in chunks.
-      const settled = retain(
-        db.prepare(
-          `SELECT r.* FROM records AS r WHERE NOT EXISTS (SELECT 1 FROM inflight AS i
-          WHERE i.target_id = r.target_id AND i.key = r.key) ORDER BY r.target_id, r.key`,
-        ),
-      );
-      let chunk: RecordRow[] = [];
-      const flush = async () => {
-        counts.records += await insertRecords(sql, chunk, targetIds, run, () => 0);
-        chunk = [];
-      };
-      for (const row of settled.iterate() as Iterable<RecordRow>) {
-        chunk.push(row);
-        if (chunk.length >= chunkSize) await flush();
-      }
-      await flush();
-
-      // Outstanding work, renumbered in its order (inflight.seq and batches.seq share one order), from
-      // one number of the destination's sequence: outstanding() returns it in the order it had.
-      const inflight = retain(db.prepare('SELECT * FROM inflight ORDER BY seq')).all() as (RecordRow & {
-        seq: number;
-      })[];
-      // A pending body the destination knows already (copied before: its journal row, pending or settled,
-      // or its records under its Idempotency-Key, moved there or delivered) is not copied again: a second
-      // row would send the same body twice, to a server that may not deduplicate keys.
-      const pendingBatches = retain(
-        db.prepare(
-          `SELECT b.*, bb.body FROM batches AS b JOIN batch_bodies AS bb ON bb.batch_id = b.id
-          WHERE b.state = 'pending' ORDER BY b.seq`,
-        ),
-      ).all() as BatchRow[];
-      const known = new Set<string>();
-      if (pendingBatches.length > 0) {
-        const found = await sql.unsafe(
-          `SELECT target_id, idempotency_key FROM revimport.batches
-            WHERE target_id = ANY ($1::bigint[]) AND idempotency_key = ANY ($2::text[])
-          UNION SELECT target_id, idempotency_key FROM revimport.records
-            WHERE target_id = ANY ($1::bigint[]) AND idempotency_key = ANY ($2::text[])`,
-          [
-            [...new Set(pendingBatches.map((b) => targetIds.get(b.target_id)!))],
-            [...new Set(pendingBatches.map((b) => b.idempotency_key))],
-          ] as never[],
-        );
-        for (const row of found) known.add(`${row.target_id}:${row.idempotency_key}`);
-      }
-      const batches = pendingBatches.filter(
-        (b) => !known.has(`${targetIds.get(b.target_id)}:${b.idempotency_key}`),
-      );
-      const [{ first }] = (await sql.unsafe(
-        `SELECT nextval('revimport.seq') * 16777216 AS first`,
-      )) as unknown as [{ first: number }];
-      const order = [
-        ...inflight.map((row) => ({ seq: row.seq, size: 1, row, batch: undefined })),
-        ...batches.map((batch) => ({ seq: batch.seq, size: batch.size, row: undefined, batch })),
-      ].sort((a, b) => a.seq - b.seq);
-      const newSeq = new Map<object, number>();
-      let next = first;
-      for (const item of order) {
-        newSeq.set(item.row ?? item.batch!, next);
-        next += item.size;
-      }
-      counts.outstanding = await insertRecords(sql, inflight, targetIds, run, (row) => newSeq.get(row)!);
-      for (const batch of batches) {
-        const keys = JSON.parse(batch.keys) as [string, string, string, number][];
-        await sql.unsafe(
-          `INSERT INTO revimport.batches (target_id, run_id, seq, size, idempotency_key, state, keys, hashes,
-            currencies, amounts, body, created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, 'pending', $6::text[], $7::text[], $8::text[], $9::float8[], $10, $11, $12)`,
-          [
-            targetIds.get(batch.target_id)!,
-            run(batch.run_id),
-            newSeq.get(batch)!,
-            batch.size,
-            batch.idempotency_key,
-            keys.map((k) => k[0]),
-            keys.map((k) => k[1]),
-            keys.map((k) => k[2]),
-            keys.map((k) => k[3]),
-            batch.body,
-            batch.created_at,
-            batch.updated_at,
-          ] as never[],
-        );
-        counts.batches++;
-      }
-      return counts;
-    });
+    return await destination.transaction((sql) => copyInto(sql, db));
   } finally {
     db.close();
     await destination.close();
   }
+}
+
+/** The source's ids mapped to the destination's, as the copy goes. */
+interface Copying {
+  readonly sql: TransactionSql;
+  readonly db: Database.Database;
+  readonly targetIds: Map<number, number>;
+  readonly runIds: Map<number, number>;
+}
+
+/** The whole copy, in one transaction: targets, runs, settled records, then the outstanding work. */
+async function copyInto(sql: TransactionSql, db: Database.Database): Promise<CopyCounts> {
+  // Two copies at once into one database wait for each other: each sees what the other copied.
+  await sql.unsafe(`SELECT pg_advisory_xact_lock(hashtext('revimport ledger copy'))`);
+  const copying: Copying = { sql, db, targetIds: new Map(), runIds: new Map() };
+  const targets = await copyTargets(copying);
+  const runs = await copyRuns(copying);
+  const records = await copySettled(copying);
+  const inflight = retain(db.prepare('SELECT * FROM inflight ORDER BY seq')).all() as InflightRow[];
+  const batches = await unknownPendingBatches(copying);
+  const newSeq = await renumber(sql, inflight, batches);
+  const outstanding = await insertRecords(copying, inflight, (row) => newSeq.get(row)!);
+  for (const batch of batches) await insertBatch(copying, batch, newSeq.get(batch)!);
+  return { targets, runs, records, outstanding, batches: batches.length };
+}
+
+async function copyTargets({ sql, db, targetIds }: Copying): Promise<number> {
+  const rows = retain(db.prepare('SELECT * FROM targets ORDER BY id')).all() as TargetRow[];
+  for (const row of rows) {
+    // A target is a URL and an account (schema 4); one not resolved to an account yet (NULL) is found
+    // by its key's fingerprint, so that a second copy does not add it again (NULLs never conflict).
+    const [t] = await sql.unsafe(
+      `WITH found AS (SELECT id FROM revimport.targets WHERE $2::text IS NULL AND base_url = $1
+          AND account IS NULL AND key_fingerprint = $3),
+        added AS (INSERT INTO revimport.targets (base_url, account, key_fingerprint, created_at)
+          SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM found)
+          ON CONFLICT (base_url, account) DO UPDATE SET base_url = excluded.base_url RETURNING id)
+      SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
+      [row.base_url, row.account, row.key_fingerprint, row.created_at] as never[],
+    );
+    targetIds.set(row.id, t!.id as number);
+  }
+  return rows.length;
+}
+
+/** Runs: a run copied before (same start, pid, command and files) is not copied twice. */
+async function copyRuns({ sql, db, targetIds, runIds }: Copying): Promise<number> {
+  const rows = retain(db.prepare('SELECT * FROM runs ORDER BY id')).all() as RunDbRow[];
+  for (const row of rows) {
+    const [r] = await sql.unsafe(
+      `WITH found AS (SELECT id FROM revimport.runs WHERE started_at = $3 AND pid = $8 AND command = $1
+          AND files = $2),
+        added AS (INSERT INTO revimport.runs (command, files, started_at, finished_at, counts, exit_code,
+            duration_ms, pid, host, target_id, key_fingerprint)
+          SELECT $1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10 WHERE NOT EXISTS (SELECT 1 FROM found)
+          RETURNING id)
+      SELECT id FROM added UNION ALL SELECT id FROM found LIMIT 1`,
+      [
+        row.command,
+        row.files,
+        row.started_at,
+        row.finished_at,
+        row.counts,
+        row.exit_code,
+        row.duration_ms,
+        row.pid,
+        row.target_id == null ? null : (targetIds.get(row.target_id) ?? null),
+        row.key_fingerprint ?? null,
+      ] as never[],
+    );
+    runIds.set(row.id, r!.id as number);
+  }
+  return rows.length;
+}
+
+const runOf = ({ runIds }: Copying, id: number | null) => (id === null ? null : (runIds.get(id) ?? null));
+
+/** Settled records (delivered, rejected) a per-record row does not shadow, in chunks. */
+async function copySettled(copying: Copying): Promise<number> {
+  const settled = retain(
+    copying.db.prepare(
+      `SELECT r.* FROM records AS r WHERE NOT EXISTS (SELECT 1 FROM inflight AS i
+      WHERE i.target_id = r.target_id AND i.key = r.key) ORDER BY r.target_id, r.key`,
+    ),
+  );
+  let copied = 0;
+  let chunk: RecordRow[] = [];
+  for (const row of settled.iterate() as Iterable<RecordRow>) {
+    chunk.push(row);
+    if (chunk.length < chunkSize) continue;
+    copied += await insertRecords(copying, chunk, () => 0);
+    chunk = [];
+  }
+  return copied + (await insertRecords(copying, chunk, () => 0));
+}
+
+/**
+ * The pending bodies of crashed runs, less those the destination knows already (copied before: its journal
+ * row, pending or settled, or its records under its Idempotency-Key, moved there or delivered): a second
+ * row would send the same body twice, to a server that may not deduplicate keys.
+ */
+async function unknownPendingBatches({ sql, db, targetIds }: Copying): Promise<BatchRow[]> {
+  const pending = retain(
+    db.prepare(
+      `SELECT b.*, bb.body FROM batches AS b JOIN batch_bodies AS bb ON bb.batch_id = b.id
+      WHERE b.state = 'pending' ORDER BY b.seq`,
+    ),
+  ).all() as BatchRow[];
+  if (pending.length === 0) return pending;
+  const found = await sql.unsafe(
+    `SELECT target_id, idempotency_key FROM revimport.batches
+      WHERE target_id = ANY ($1::bigint[]) AND idempotency_key = ANY ($2::text[])
+    UNION SELECT target_id, idempotency_key FROM revimport.records
+      WHERE target_id = ANY ($1::bigint[]) AND idempotency_key = ANY ($2::text[])`,
+    [
+      [...new Set(pending.map((b) => targetIds.get(b.target_id)!))],
+      [...new Set(pending.map((b) => b.idempotency_key))],
+    ] as never[],
+  );
+  const known = new Set<string>();
+  for (const row of found) known.add(`${row.target_id}:${row.idempotency_key}`);
+  return pending.filter((b) => !known.has(`${targetIds.get(b.target_id)}:${b.idempotency_key}`));
+}
+
+/**
+ * Outstanding work, renumbered in its order (inflight.seq and batches.seq share one order), from one number
+ * of the destination's sequence: outstanding() returns it in the order it had.
+ */
+async function renumber(
+  sql: TransactionSql,
+  inflight: readonly InflightRow[],
+  batches: readonly BatchRow[],
+): Promise<Map<object, number>> {
+  const [{ first }] = (await sql.unsafe(
+    `SELECT nextval('revimport.seq') * 16777216 AS first`,
+  )) as unknown as [{ first: number }];
+  const order = [
+    ...inflight.map((row) => ({ seq: row.seq, size: 1, item: row as object })),
+    ...batches.map((batch) => ({ seq: batch.seq, size: batch.size, item: batch as object })),
+  ].sort((a, b) => a.seq - b.seq);
+  const newSeq = new Map<object, number>();
+  let next = first;
+  for (const { item, size } of order) {
+    newSeq.set(item, next);
+    next += size;
+  }
+  return newSeq;
+}
+
+async function insertBatch(copying: Copying, batch: BatchRow, seq: number): Promise<void> {
+  const keys = JSON.parse(batch.keys) as [string, string, string, number][];
+  await copying.sql.unsafe(
+    `INSERT INTO revimport.batches (target_id, run_id, seq, size, idempotency_key, state, keys, hashes,
+      currencies, amounts, body, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, 'pending', $6::text[], $7::text[], $8::text[], $9::float8[], $10, $11, $12)`,
+    [
+      copying.targetIds.get(batch.target_id)!,
+      runOf(copying, batch.run_id),
+      seq,
+      batch.size,
+      batch.idempotency_key,
+      keys.map((k) => k[0]),
+      keys.map((k) => k[1]),
+      keys.map((k) => k[2]),
+      keys.map((k) => k[3]),
+      batch.body,
+      batch.created_at,
+      batch.updated_at,
+    ] as never[],
+  );
 }
 
 interface TargetRow {
@@ -197,6 +232,8 @@ interface RecordRow {
   amount?: string | null;
 }
 
+type InflightRow = RecordRow & { seq: number };
+
 interface BatchRow {
   id: number;
   target_id: number;
@@ -215,12 +252,11 @@ interface BatchRow {
  * and the destination does not: a delivery is never forgotten, whichever ledger saw it.
  */
 async function insertRecords(
-  sql: TransactionSql,
+  copying: Copying,
   rows: readonly RecordRow[],
-  targetIds: ReadonlyMap<number, number>,
-  run: (id: number | null) => number | null,
   seqOf: (row: RecordRow) => number,
 ): Promise<number> {
+  const { sql, targetIds } = copying;
   if (rows.length === 0) return 0;
   const amounts = rows.map((row) => parseAmount(row.amount ?? null));
   const result = await sql.unsafe(
@@ -239,7 +275,7 @@ async function insertRecords(
       rows.map((row) => row.content_hash),
       rows.map((row) => row.state),
       rows.map((row) => row.idempotency_key),
-      rows.map((row) => run(row.run_id)),
+      rows.map((row) => runOf(copying, row.run_id)),
       rows.map(seqOf),
       rows.map((row) => row.first_seen),
       rows.map((row) => row.updated_at),

@@ -3,7 +3,7 @@
 // The pipeline awaits what it must know (a lookup, a journal row being durable) and tracks the rest.
 import type {
   DeliveredAmount,
-  JournalEntry,
+  JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
@@ -19,7 +19,7 @@ export interface LedgerPort {
     targetId: number,
     runId: number,
     idempotencyKey: string,
-    entries: readonly JournalEntry[],
+    entries: JournalEntries,
     body: string,
   ): Awaitable<number>;
   settleBatch(batchId: number): Awaitable<number>;

@@ -44,6 +44,15 @@ export interface JournalEntry {
   readonly value: number;
 }
 
+/** A JournalEntry in the form the journal stores it: `[key, contentHash, currency, value]`. */
+export type PackedJournalEntry = readonly [key: string, contentHash: string, currency: string, value: number];
+
+/**
+ * What Ledger.journalBatch takes, in body order: entries as objects, or already packed (the pipeline's:
+ * one allocation per record, and no second one to pack it, see journal-entries.ts).
+ */
+export type JournalEntries = readonly (JournalEntry | PackedJournalEntry)[];
+
 /** A record a later run must resend: `failed`, or `pending` left behind by another run. */
 export interface OutstandingRecord {
   readonly key: string;

@@ -1,21 +1,23 @@
-// The ledger on a second thread (issue 14): the run's writes (the journal row committed with an fsync
-// before each request, settles, merges, the rare per-record writes) go to a worker with its own
-// connection and run there in order, so the main thread keeps reading, checking and sending meanwhile.
-// Lookups go to a second worker with a connection of its own (WAL readers never wait for the writer; a
-// lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read the next
-// rows while a chunk is looked up.
+// The ledger on a second thread (issue 14): the run's writes go to a worker with its own connection and run
+// there in order, so the main thread keeps reading, checking and sending meanwhile.
 import { Worker } from 'node:worker_threads';
+import { packJournal } from './journal-entries.js';
 import type { Lease } from './lease.js';
-import { type Ledger, packJournal } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type {
   DeliveredAmount,
-  JournalEntry,
+  JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
   PendingEntry,
 } from './types.js';
+
+// The writes: the journal row committed with an fsync before each request, settles, merges, the rare
+// per-record writes. Lookups go to a second worker with a connection of its own (WAL readers never wait for
+// the writer; a lookup queued behind the writer's fsyncs would stall the reading), so the pipeline can read
+// the next rows while a chunk is looked up.
 
 type Answer = {
   id: number;
@@ -112,7 +114,7 @@ export class WorkerLedger implements LedgerPort {
     targetId: number,
     runId: number,
     idempotencyKey: string,
-    entries: readonly JournalEntry[],
+    entries: JournalEntries,
     body: string,
   ): Promise<number> {
     const keys = packJournal(entries);

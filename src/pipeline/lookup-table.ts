@@ -1,7 +1,5 @@
 // `mapping.lookup`: reads the second file once, before the inputs, into an index on disk (an anonymous
 // SQLite database, deleted when closed), so a lookup file of millions of rows costs disk, not memory.
-// Only the match columns and the columns the mapping takes are stored. Measured: `npm run bench`,
-// program `lookup` (bench/README.md).
 import Database from 'better-sqlite3';
 import type { WrittenMapping } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
@@ -11,6 +9,9 @@ import type { SourceRow } from '../input/types.js';
 import { retain } from '../ledger/native.js';
 import { compileJsonPath } from '../mapping/json-path.js';
 import { type LookupTable, listOf, lookupColumns } from '../mapping/lookup.js';
+
+// Only the match columns and the columns the mapping takes are stored. Measured: `npm run bench`,
+// program `lookup` (bench/README.md).
 
 export interface OpenedLookup extends LookupTable {
   /** Data rows read from the file. */
@@ -22,6 +23,12 @@ export interface OpenedLookup extends LookupTable {
 
 const INSERT_CHUNK = 10_000;
 
+type ReadLookup = Pick<ReadOptions, 'encoding' | 'signal' | 'maxFieldBytes' | 'maxGzipRatio'> & {
+  path?: string | undefined;
+};
+type LookupSpec = NonNullable<WrittenMapping['lookup']>;
+type Pair = [number, string, string];
+
 /**
  * Builds the lookup table of `mapping.lookup` (its file already resolved to a path); undefined when the
  * mapping has none. Throws ConfigError when the file lacks a match column or a looked-up column, or
@@ -29,55 +36,50 @@ const INSERT_CHUNK = 10_000;
  */
 export async function openLookup(
   mapping: WrittenMapping | undefined,
-  read: Pick<ReadOptions, 'encoding' | 'signal' | 'maxFieldBytes' | 'maxGzipRatio'> & {
-    path?: string | undefined;
-  },
+  read: ReadLookup,
 ): Promise<OpenedLookup | undefined> {
   const columns = lookupColumns(mapping);
   const spec = mapping?.lookup;
   if (!spec) {
-    if (columns.length > 0) {
-      throw new ConfigError(
-        `mapping.fields take { lookup: "${columns[0]}" } but no mapping.lookup is configured`,
-        {
-          hint: 'add mapping.lookup: { file: <the other export>, key: <column here>, match: <column there> }',
-        },
-      );
-    }
+    if (columns.length > 0) throw unconfigured(columns[0]!);
     return undefined;
   }
   const match = listOf(spec.match);
+  const store = pairStore();
+  try {
+    const counts = await storePairs(lookupRows(spec, read, match, columns), match, columns, store.add);
+    const select = store.index();
+    return {
+      file: spec.file,
+      match,
+      columns,
+      ...counts,
+      conflicts: conflicts(store.db),
+      get(which, key) {
+        const found = select.get(which, key) as string | undefined;
+        return found === undefined ? undefined : (JSON.parse(found) as (string | undefined)[]);
+      },
+      close: () => store.db.close(),
+    };
+  } catch (error) {
+    store.db.close();
+    throw error;
+  }
+}
+
+function unconfigured(column: string): ConfigError {
+  return new ConfigError(`mapping.fields take { lookup: "${column}" } but no mapping.lookup is configured`, {
+    hint: 'add mapping.lookup: { file: <the other export>, key: <column here>, match: <column there> }',
+  });
+}
+
+/** The lookup file's rows; its header is the first row holding every match and looked-up column. */
+function lookupRows(spec: LookupSpec, read: ReadLookup, match: string[], columns: string[]) {
   const wanted = [...match.map((m) => [m]), ...columns.map((c) => [c])].map((alts) =>
     alts.map(normalizeColumnName),
   );
-  const db = retain(new Database(''));
-  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
-  // Rows are appended in file order and indexed once at the end: a sorted index build is several times
-  // faster than inserting a million scattered keys into a B-tree one by one. The first row of a key wins.
-  db.exec('CREATE TABLE pairs (m INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL)');
-  const insert = retain(db.prepare('INSERT INTO pairs (m, k, v) VALUES (?, ?, ?)'));
-  const insertAll = db.transaction((pending: Array<[number, string, string]>) => {
-    for (const [m, k, v] of pending) insert.run(m, k, v);
-  });
-  let select: Database.Statement<[number, string]> | undefined;
-
-  const table: OpenedLookup = {
-    file: spec.file,
-    match,
-    columns,
-    rows: 0,
-    conflicts: 0,
-    get(which, key) {
-      const found = select?.get(which, key) as string | undefined;
-      return found === undefined ? undefined : (JSON.parse(found) as (string | undefined)[]);
-    },
-    close: () => db.close(),
-  };
-
-  let getters: Array<(row: SourceRow) => string | undefined> | undefined;
-  let pending: Array<[number, string, string]> = [];
   const { path, ...options } = read;
-  const rows = readRows(path ?? spec.file, {
+  return readRows(path ?? spec.file, {
     ...options,
     isHeader: (cells) => {
       const names = new Set(cells.map(normalizeColumnName));
@@ -85,39 +87,61 @@ export async function openLookup(
     },
     expectedHeader: `the columns ${[...match, ...columns].map((c) => `"${c}"`).join(', ')} (mapping.lookup)`,
   });
-  try {
-    for await (const row of rows) {
-      // A `Total` row is no key; a trailer-shaped row may be one (no mapping tells it apart here).
-      if (row.kind === 'malformed' || (row.kind === 'csv' && row.footer === 'label')) continue;
-      getters ??= gettersFor(row, [...match, ...columns]);
-      const cells = getters.map((get) => get(row));
-      table.rows++;
-      // A row with none of the wanted cells adds nothing (a Shopify line-item row: only the order's first
-      // row carries its e-mail): not stored, so it neither hides nor contradicts the row that has them.
-      if (cells.slice(match.length).every((cell) => cell === undefined)) continue;
-      const values = JSON.stringify(cells.slice(match.length));
-      for (let m = 0; m < match.length; m++) {
-        const key = cells[m];
-        if (key) pending.push([m, key, values]);
-      }
-      if (pending.length >= INSERT_CHUNK) {
-        insertAll(pending);
-        pending = [];
-      }
-    }
-    insertAll(pending);
+}
+
+/** The anonymous database of (match column, key, looked-up cells) pairs, and its index once filled. */
+function pairStore() {
+  const db = retain(new Database(''));
+  db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
+  // Rows are appended in file order and indexed once at the end: a sorted index build is several times
+  // faster than inserting a million scattered keys into a B-tree one by one. The first row of a key wins.
+  db.exec('CREATE TABLE pairs (m INTEGER NOT NULL, k TEXT NOT NULL, v TEXT NOT NULL)');
+  const insert = retain(db.prepare('INSERT INTO pairs (m, k, v) VALUES (?, ?, ?)'));
+  const add = db.transaction((pending: Pair[]) => {
+    for (const [m, k, v] of pending) insert.run(m, k, v);
+  });
+  const index = (): Database.Statement<[number, string]> => {
     db.exec('CREATE INDEX pairs_key ON pairs (m, k)');
-    select = retain(
+    return retain(
       db
         .prepare<[number, string]>('SELECT v FROM pairs WHERE m = ? AND k = ? ORDER BY rowid LIMIT 1')
         .pluck(),
     );
-    table.conflicts = conflicts(db);
-  } catch (error) {
-    db.close();
-    throw error;
+  };
+  return { db, add, index };
+}
+
+/** Reads every row into pairs, added in chunks; returns the data rows read. */
+async function storePairs(
+  rows: AsyncIterable<SourceRow>,
+  match: string[],
+  columns: string[],
+  add: (pending: Pair[]) => void,
+): Promise<{ rows: number }> {
+  let getters: Array<(row: SourceRow) => string | undefined> | undefined;
+  let pending: Pair[] = [];
+  let read = 0;
+  for await (const row of rows) {
+    // A `Total` row is no key; a trailer-shaped row may be one (no mapping tells it apart here).
+    if (row.kind === 'malformed' || (row.kind === 'csv' && row.footer === 'label')) continue;
+    getters ??= gettersFor(row, [...match, ...columns]);
+    const cells = getters.map((get) => get(row));
+    read++;
+    // A row with none of the wanted cells adds nothing (a Shopify line-item row: only the order's first
+    // row carries its e-mail): not stored, so it neither hides nor contradicts the row that has them.
+    if (cells.slice(match.length).every((cell) => cell === undefined)) continue;
+    const values = JSON.stringify(cells.slice(match.length));
+    for (let m = 0; m < match.length; m++) {
+      const key = cells[m];
+      if (key) pending.push([m, key, values]);
+    }
+    if (pending.length >= INSERT_CHUNK) {
+      add(pending);
+      pending = [];
+    }
   }
-  return table;
+  add(pending);
+  return { rows: read };
 }
 
 /** Keys written on several rows with other cells: found on the index alone, then checked key by key. */

@@ -120,83 +120,144 @@ export function createDatetimeParser(
   formats: readonly string[] = defaultDatetimeFormats,
   options: DatetimeParserOptions = {},
 ): DatetimeParser {
+  const compiled = compileFormats(formats);
+  const fields = createFields();
+  const scan: Scan = { impossible: false, unknownZone: '', abbreviation: undefined };
+  const reading = options.abbreviations ?? 'strict';
+
+  return (raw, zone, rowAbbreviation) => {
+    scan.impossible = false;
+    scan.unknownZone = '';
+    scan.abbreviation = rowAbbreviation;
+    let matched = false;
+    if (typeof raw === 'number') {
+      const unusable = unusableNumber(raw);
+      if (unusable) return unusable;
+      matched = matchNumber(raw, compiled, fields);
+    }
+    if (!matched) {
+      const text = typeof raw === 'number' ? String(raw) : raw.trim();
+      matched = matchText(text, compiled.matchers, fields, scan);
+    }
+    return matched
+      ? resolve(raw, zone, fields, scan.abbreviation, reading)
+      : noMatch(raw, scan, compiled.tried);
+  };
+}
+
+/** A field's formats, compiled once: the matchers in order, and how a JSON number is read. */
+interface CompiledFormats {
+  readonly matchers: readonly FormatMatcher[];
+  /** `epoch` is listed: a JSON number is read by its magnitude. */
+  readonly epochByMagnitude: boolean;
+  /** Else the first explicit epoch unit listed, which a JSON number is read in. */
+  readonly numberUnit: EpochUnit | undefined;
+  /** The formats as the "tried ..." message names them. */
+  readonly tried: string;
+}
+
+/**
+ * What trying the formats on one value left behind: one object per parser, reset for each value (the
+ * parser runs once per row: no allocation there).
+ */
+interface Scan {
+  /** A format matched the shape, but the date does not exist (31 April). */
+  impossible: boolean;
+  /** A format matched, but with a trailing word that is no zone (kept for the message). */
+  unknownZone: string;
+  /** The abbreviation giving the offset: the row's zone column's, or the value's own. */
+  abbreviation: Abbreviation | undefined;
+}
+
+function compileFormats(formats: readonly string[]): CompiledFormats {
   if (formats.length === 0) throw new Error('datetime formats must not be empty');
-  const matchers: FormatMatcher[] = formats.map((format) => {
+  const matchers = formats.map((format): FormatMatcher => {
     if (format === 'iso') return matchIso;
     if (format === 'epoch') return matchEpoch;
     const unit = epochUnits[format];
     return unit === undefined ? compilePattern(format) : epochMatcher(unit);
   });
-  // A JSON number is an epoch when a format says so: by magnitude, or in the first explicit unit.
-  const numberUnit = formats.map((f) => epochUnits[f]).find((u) => u !== undefined);
-  const acceptsEpochNumber = formats.includes('epoch') || numberUnit !== undefined;
-  const tried = formats.map(describeFormat).join(', ');
-  const fields = createFields();
-  const reading = options.abbreviations ?? 'strict';
-
-  return (raw, zone, rowAbbreviation) => {
-    let sawImpossible = false;
-    let unknownZone = '';
-    let matched = false;
-    let abbreviation = rowAbbreviation;
-    if (typeof raw === 'number') {
-      if (!Number.isFinite(raw)) return failure('invalid datetime', `${quote(raw)} is not a datetime.`);
-      // A 19-digit nanosecond epoch has lost its last digits in JSON.parse: it could round up a millisecond.
-      if (Math.abs(raw) > Number.MAX_SAFE_INTEGER) {
-        return failure(
-          'invalid datetime',
-          `${quote(raw)} is a JSON number too large to be exact: write the timestamp as a string.`,
-        );
-      }
-      matched =
-        acceptsEpochNumber &&
-        (formats.includes('epoch')
-          ? matchEpochNumber(raw, fields)
-          : matchEpochNumber(raw, fields, numberUnit));
-    }
-    const text = matched ? '' : typeof raw === 'number' ? String(raw) : raw.trim();
-    for (let i = 0; !matched && i < matchers.length; i++) {
-      if (!matchers[i]!(text, fields)) continue;
-      if (Number.isNaN(fields.epochMs) && !isRealDate(fields)) {
-        sawImpossible = true;
-        continue;
-      }
-      if (fields.zoneName !== '') {
-        const canonical = canonicalZone(fields.zoneName);
-        if (canonical === undefined) {
-          // An abbreviation is an offset, never a zone name (BST is not Asia/Dhaka).
-          const found = lookupAbbreviation(fields.zoneName);
-          if (found === undefined) {
-            // An unknown trailing word ("PM" for a 24-hour pattern) may still fit a later format.
-            unknownZone = fields.zoneName;
-            continue;
-          }
-          abbreviation = found;
-          fields.zoneName = '';
-        } else fields.zoneName = canonical;
-      }
-      matched = true;
-    }
-    if (!matched) {
-      if (sawImpossible) {
-        return failure(
-          'impossible date',
-          `${quote(raw)} is not a real date and time (check the day of the month, month 1-12, hour 0-23, minute and second 0-59).`,
-        );
-      }
-      if (unknownZone !== '') {
-        return failure(
-          'unknown time zone',
-          `${quote(raw)} ends with ${quote(unknownZone)}, which is neither a known IANA time zone (like America/New_York) nor a zone abbreviation (like PDT).`,
-        );
-      }
-      return failure(
-        'invalid datetime',
-        `${quote(raw)} does not match any accepted datetime format (tried ${tried}).`,
-      );
-    }
-    return resolve(raw, zone, fields, abbreviation, reading);
+  return {
+    matchers,
+    epochByMagnitude: formats.includes('epoch'),
+    numberUnit: formats.map((f) => epochUnits[f]).find((u) => u !== undefined),
+    tried: formats.map(describeFormat).join(', '),
   };
+}
+
+function unusableNumber(raw: number): DatetimeResult | undefined {
+  if (!Number.isFinite(raw)) return failure('invalid datetime', `${quote(raw)} is not a datetime.`);
+  // A 19-digit nanosecond epoch has lost its last digits in JSON.parse: it could round up a millisecond.
+  if (Math.abs(raw) > Number.MAX_SAFE_INTEGER) {
+    return failure(
+      'invalid datetime',
+      `${quote(raw)} is a JSON number too large to be exact: write the timestamp as a string.`,
+    );
+  }
+  return undefined;
+}
+
+/** A JSON number is an epoch when a format says so: by magnitude, or in the first explicit unit. */
+function matchNumber(raw: number, compiled: CompiledFormats, fields: ParsedFields): boolean {
+  if (compiled.epochByMagnitude) return matchEpochNumber(raw, fields);
+  return compiled.numberUnit !== undefined && matchEpochNumber(raw, fields, compiled.numberUnit);
+}
+
+/** The first format that reads `text` as a real date with a known zone (if it names one) fills `fields`. */
+function matchText(
+  text: string,
+  matchers: readonly FormatMatcher[],
+  fields: ParsedFields,
+  scan: Scan,
+): boolean {
+  for (let i = 0; i < matchers.length; i++) {
+    if (!matchers[i]!(text, fields)) continue;
+    if (Number.isNaN(fields.epochMs) && !isRealDate(fields)) {
+      scan.impossible = true;
+      continue;
+    }
+    if (fields.zoneName === '' || knownZone(fields, scan)) return true;
+  }
+  return false;
+}
+
+/** Canonicalizes the value's zone name, or reads it as an abbreviation; false when it is neither. */
+function knownZone(fields: ParsedFields, scan: Scan): boolean {
+  const canonical = canonicalZone(fields.zoneName);
+  if (canonical !== undefined) {
+    fields.zoneName = canonical;
+    return true;
+  }
+  // An abbreviation is an offset, never a zone name (BST is not Asia/Dhaka).
+  const found = lookupAbbreviation(fields.zoneName);
+  if (found === undefined) {
+    // An unknown trailing word ("PM" for a 24-hour pattern) may still fit a later format.
+    scan.unknownZone = fields.zoneName;
+    return false;
+  }
+  scan.abbreviation = found;
+  fields.zoneName = '';
+  return true;
+}
+
+/** Why no format took the value: an impossible date first, then an unknown zone, else no match at all. */
+function noMatch(raw: string | number, scan: Scan, tried: string): DatetimeResult {
+  if (scan.impossible) {
+    return failure(
+      'impossible date',
+      `${quote(raw)} is not a real date and time (check the day of the month, month 1-12, hour 0-23, minute and second 0-59).`,
+    );
+  }
+  if (scan.unknownZone !== '') {
+    return failure(
+      'unknown time zone',
+      `${quote(raw)} ends with ${quote(scan.unknownZone)}, which is neither a known IANA time zone (like America/New_York) nor a zone abbreviation (like PDT).`,
+    );
+  }
+  return failure(
+    'invalid datetime',
+    `${quote(raw)} does not match any accepted datetime format (tried ${tried}).`,
+  );
 }
 
 function resolve(

@@ -1,12 +1,9 @@
 // The delivery ledger on PostgreSQL (issue 15): the contract of the SQLite ledger (ledger.ts), async, for
-// runs on several hosts or in containers that keep no disk. Writes go one after another on one connection
-// in the order they were called (a batch's journal row before its settle, an unjournal before the per-record
-// writes that follow it), lookups on a second one. The journal row of a batch is committed (synchronous
-// commit) before its request; settles commit without waiting for the WAL flush: one lost is one resend of
-// that body under its Idempotency-Key, which the server deduplicates (the SQLite ledger's NORMAL, ledger.ts).
+// runs on several hosts or in containers that keep no disk.
 import { hostname } from 'node:os';
 import { DeliveryError } from '../../errors.js';
 import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from '../accounts.js';
+import { journalColumn } from '../journal-entries.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
@@ -15,7 +12,7 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
-  JournalEntry,
+  JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
@@ -30,6 +27,12 @@ import { clientFor, isConnectionError, openError, type Sql, type TransactionSql 
 import { type ConnectionSource, maskUrl } from './connection.js';
 import { migrate } from './migrate.js';
 import { pgSql } from './statements.js';
+
+// Writes go one after another on one connection in the order they were called (a batch's journal row before
+// its settle, an unjournal before the per-record writes that follow it), lookups on a second one. The journal
+// row of a batch is committed (synchronous commit) before its request; settles commit without waiting for the
+// WAL flush: one lost is one resend of that body under its Idempotency-Key, which the server deduplicates
+// (the SQLite ledger's NORMAL, ledger.ts).
 
 export interface OpenPostgresLedgerOptions {
   /** Clock in epoch ms. Default: Date.now. */
@@ -253,7 +256,7 @@ export class PostgresLedger implements LedgerStore {
     targetId: number,
     runId: number,
     idempotencyKey: string,
-    entries: readonly JournalEntry[],
+    entries: JournalEntries,
     body: string,
   ): Promise<number> {
     return this.#serial(async (sql) => {
@@ -262,10 +265,10 @@ export class PostgresLedger implements LedgerStore {
         runId,
         entries.length,
         idempotencyKey,
-        entries.map((e) => e.key),
-        entries.map((e) => e.contentHash),
-        entries.map((e) => e.currency),
-        entries.map((e) => e.value),
+        journalColumn(entries, 0),
+        journalColumn(entries, 1),
+        journalColumn(entries, 2),
+        journalColumn(entries, 3),
         body,
         this.#now(),
       ] as never[]);

@@ -121,12 +121,10 @@ export class DeliveryLedger {
     // The id is known once the row is written; nothing reads it before (the request waits for the write).
     const batch: JournalRef = { id: -1, idempotencyKey, size: items.length };
     const answer = this.#writes.hold(items, () => {
-      const records = items.map((i) => ({
-        key: i.key,
-        contentHash: i.contentHash,
-        currency: i.record.conversionCurrency,
-        value: i.record.conversionValue,
-      }));
+      // Packed as the journal stores them: one allocation per record (ledger/journal-entries.ts).
+      const records = items.map(
+        (i) => [i.key, i.contentHash, i.record.conversionCurrency, i.record.conversionValue] as const,
+      );
       const id = l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, records, `[${json.join(',')}]`);
       if (!(id instanceof Promise)) {
         batch.id = id;
