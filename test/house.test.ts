@@ -1,10 +1,10 @@
 // The house rules (scripts/house/house.mjs, docs/architecture.md): no import circle, rooms import only the
 // rooms below them, every module says its purpose on its first line. Checked on src/ and shown to catch
 // each kind of breach on a tree of its own.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkHouse } from '../scripts/house/house.mjs';
+import { checkHouse, rooms } from '../scripts/house/house.mjs';
 import { tempDir } from './helpers/cli.js';
 
 function tree(files: Record<string, string>): string {
@@ -52,5 +52,35 @@ describe('the house rules', () => {
       'input/unsaid.ts': "import { a } from './said.js';\nexport const b = a;\n",
     });
     expect(checkHouse(root).purpose).toEqual(['input/unsaid.ts']);
+  });
+
+  describe('docs/architecture.md matches the code', () => {
+    const root = join(import.meta.dirname, '..');
+    const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+
+    it('names only files that exist', () => {
+      const named = [...doc.matchAll(/`((?:src|test|scripts)\/[\w./-]+\.(?:ts|mjs))`/g)].map((m) => m[1]!);
+      expect(named.length).toBeGreaterThan(40);
+      expect(named.filter((file) => !existsSync(join(root, file)))).toEqual([]);
+    });
+
+    it('gives each room the imports the house rules allow', () => {
+      const table = Object.fromEntries(
+        [
+          ...doc
+            .slice(doc.indexOf('## The rooms'), doc.indexOf('## A run'))
+            .matchAll(/^\| (\w+) \| [^|]+ \|([^|]*)\|$/gm),
+        ]
+          .filter((m) => m[1] !== 'room')
+          .map((m) => [
+            m[1]!,
+            m[2]!
+              .split(',')
+              .map((room) => room.trim())
+              .filter(Boolean),
+          ]),
+      );
+      expect(table).toEqual(rooms);
+    });
   });
 });
