@@ -91,17 +91,3 @@ describe('unjournal', () => {
     ]);
   });
 });
-
-describe('outstanding', () => {
-  it('drops an older failed inflight row of a key the journal delivered since, at the merge', () => {
-    const { target, run } = setUp();
-    ledger.markPending(target, run, [
-      { key: 'id:1', contentHash: 'hash-id:1', payload: '{}', idempotencyKey: 'k0' },
-    ]);
-    ledger.markFailed(target, ['id:1'], 'HTTP 503');
-    ledger.settleBatch(ledger.journalBatch(target, run, 'k1', [entry('1')], body('1')));
-    ledger.merge();
-    expect(ledger.outstanding(target, run + 1)).toEqual([]);
-    expect(ledger.lookup(target, ['id:1']).get('id:1')?.state).toBe('delivered');
-  });
-});

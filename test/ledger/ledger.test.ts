@@ -96,15 +96,6 @@ describe('openLedger', () => {
   });
 });
 
-describe('targets and runs', () => {
-  it('upserts targets: same URL and account, same id, whatever the key; another account, another id', () => {
-    const a = ledger.target(targetOf('https://crm.example', 'k1'));
-    expect(ledger.target(targetOf('https://crm.example/', 'k1'))).toBe(a);
-    expect(ledger.target(targetOf('https://crm.example', 'k2'))).toBe(a);
-    expect(ledger.target(targetOf('https://crm.example', 'k1', 'eu'))).not.toBe(a);
-  });
-});
-
 describe('state transitions', () => {
   it('delivers: stages the record without payload, then merges it into records', () => {
     const { target, run } = setUp();
@@ -191,20 +182,6 @@ describe('state transitions', () => {
     const { target } = setUp();
     expect(() => ledger.markPending(target, 999, [pending('id:1', 'b1')])).toThrow(/FOREIGN KEY/);
     expect(ledger.lookup(target, ['id:1']).size).toBe(0);
-  });
-});
-
-describe('outstanding', () => {
-  it('is empty once everything is delivered', () => {
-    const { target, run } = setUp();
-    ledger.markPending(target, run, [pending('id:1', 'b1')]);
-    ledger.markFailed(target, ['id:1'], 'HTTP 502');
-    const next = ledger.beginRun({ command: 'retry', files: [] });
-    expect(ledger.outstanding(target, next).map((r) => r.key)).toEqual(['id:1']);
-    ledger.markPending(target, next, [pending('id:1', 'b1')]);
-    ledger.markDelivered(target, ['id:1'], 'b1');
-    expect(ledger.outstanding(target, next)).toEqual([]);
-    expect(ledger.counts(target)).toEqual({ pending: 0, delivered: 1, rejected: 0, failed: 0 });
   });
 });
 
