@@ -38,7 +38,9 @@ export function sampleDelivered(
   for (const key of keys.slice(0, limit)) {
     const [, currency, value] = byKey.get(key)!;
     if (currency === null || typeof value !== 'number') continue;
-    (values[currency] ??= []).push(value);
+    const list = values[currency];
+    if (list) list.push(value);
+    else values[currency] = [value];
   }
   return { values, sampled: keys.length > limit || sources.some((rows) => rows.length >= limit) };
 }
