@@ -5,10 +5,23 @@ import { offsetAt } from '../../record/zone.js';
 
 const dayMs = 86_400_000;
 
-/** `yyyy-MM-dd` of an instant (`conversionDatetime`) in `zone` (offsetAt caches each zone's transitions). */
+/** `yyyy-MM-dd` of an instant (`conversionDatetime`) in `zone`. */
 export function localDayOf(datetime: string, zone: string): string {
+  return dayText(localDayNumber(datetime, zone));
+}
+
+/**
+ * The local day of an instant in `zone` as days since 1970-01-01: a number per record, made into text only
+ * once per day at the end (offsetAt caches each zone's transitions; no formatter per record).
+ */
+export function localDayNumber(datetime: string, zone: string): number {
   const utcMs = Date.parse(datetime);
-  return new Date(utcMs + offsetAt(zone, utcMs) * 60_000).toISOString().slice(0, 10);
+  return Math.floor((utcMs + offsetAt(zone, utcMs) * 60_000) / dayMs);
+}
+
+/** `yyyy-MM-dd` of a day number (localDayNumber). */
+export function dayText(day: number): string {
+  return new Date(day * dayMs).toISOString().slice(0, 10);
 }
 
 /**
