@@ -1,10 +1,15 @@
 // The value guard end to end (issue 25), on an SQLite ledger file and on the real PostgreSQL: history built
 // by an ordinary export, then a cents run (every value x100), a shipping-column run (~1/20) and a run in a
 // currency the target never had stop before sending (exit 6, the message, nothing at the receiver); an
-// ordinary next day goes through; --accept-shift sends; without history nothing is checked or said.
+// ordinary next day goes through; --accept-shift sends; without history nothing is checked or said. Gaps in a
+// series: where earlier runs' reports show daily deliveries, a run with a hole warns naming the days, and sends.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/ledger.js';
+import type { LedgerStore } from '../../src/ledger/ledger-store.js';
+import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
+import type { RunReport } from '../../src/report/run-report.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
 import { defaultValue, header } from '../helpers/exports.js';
@@ -121,3 +126,95 @@ describe('the value guard under --check', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ valid: 30, guard: null });
   });
 });
+
+describe.each(['sqlite', 'postgres'] as const)('gaps in a series on %s', (backend) => {
+  const skip = backend === 'postgres' && skipPostgres();
+  let state: string;
+  beforeEach(async (context) => {
+    if (skip) context.skip();
+    state = backend === 'postgres' ? await createDatabase() : e2e.state;
+  });
+  afterEach(async () => {
+    if (!skip && backend === 'postgres') await dropDatabase(state);
+  });
+
+  const open = (): Promise<LedgerStore> =>
+    backend === 'postgres'
+      ? PostgresLedger.open({ url: state, env: {} })
+      : Promise.resolve(openLedger(state));
+  /** One row a day at noon UTC, for each day given (May 2024). */
+  const daily = (name: string, days: number[], firstId: number) => {
+    const lines = [header];
+    days.forEach((day, n) => {
+      const time = new Date(Date.UTC(2024, 4, day, 12)).toISOString();
+      lines.push([firstId + n, `v-${firstId + n}`, defaultValue(firstId + n), 'EUR', time].join(','));
+    });
+    const file = path.join(e2e.work, name);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  };
+  const push = (file: string) =>
+    runCli(['push', file, '-c', e2e.config, '--json'], {
+      cwd: e2e.work,
+      env: e2e.env(e2e.receiver, key, state),
+    });
+
+  /** An earlier run delivered 1-7 May, one day each; its report (runs.report) says so. */
+  const earlierDaily = async () => {
+    const first = await push(daily('week.csv', [1, 2, 3, 4, 5, 6, 7], 1));
+    expect(first.code, first.stderr).toBe(0);
+    const ledger = await open();
+    try {
+      const [run] = await ledger.history({ limit: 1 });
+      const revenue = [1, 2, 3, 4, 5, 6, 7].map((d) => ({
+        day: `2024-05-0${d}`,
+        currency: 'EUR',
+        records: 1,
+        value: 1,
+      }));
+      await ledger.saveRunReport(run!.id, { ...emptyReport, runId: run!.id, revenue });
+    } finally {
+      await ledger.close();
+    }
+  };
+
+  it('warns once naming the days a run leaves out inside its range, and still sends', async () => {
+    await earlierDaily();
+    // 8-14 May without the 10th and 11th (Europe/Berlin days: noon UTC is the same day there).
+    const run = await push(daily('next.csv', [8, 9, 12, 13, 14], 100));
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(run.stdout);
+    expect(json).toMatchObject({ sent: 5, guard: { missingDays: ['2024-05-10', '2024-05-11'] } });
+    const warnings = (json.warnings as string[]).filter((w) => w.startsWith('gaps in the series'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('no day of 2024-05-10, 2024-05-11');
+    expect(run.stderr).toContain('gaps in the series');
+    expect(e2e.receiver.accepted).toHaveLength(12);
+  });
+
+  it('says nothing of a hole where earlier deliveries were not daily, nor of a run without one', async () => {
+    const holed = await push(daily('holed.csv', [20, 22], 200));
+    expect(JSON.parse(holed.stdout)).toMatchObject({ sent: 2, guard: { missingDays: [] } });
+    expect(holed.stderr).not.toContain('gaps in the series');
+    await earlierDaily();
+    const whole = await push(daily('next.csv', [8, 9, 10], 100));
+    expect(JSON.parse(whole.stdout)).toMatchObject({ sent: 3, guard: { missingDays: [] } });
+    expect(whole.stderr).not.toContain('gaps in the series');
+  });
+});
+
+const emptyReport: RunReport = {
+  version: 1,
+  runId: null,
+  startedAt: '2024-05-08T00:00:00.000Z',
+  finishedAt: '2024-05-08T00:00:01.000Z',
+  command: 'push',
+  files: ['week.csv'],
+  counts: {},
+  skippedReasons: {},
+  invalidReasons: {},
+  revenue: [],
+  guard: null,
+  rejectsFile: null,
+  exitCode: 0,
+};

@@ -294,13 +294,18 @@ function guardHistory(ledger: LedgerStore, targetId: number): GuardHistory {
   return {
     values: async (currencies) =>
       (await ledger.deliveredValues(targetId, { limit: historySample, currencies })).values,
-    // TODO(#25): the days of the target's earlier runs' reports (runs.report), once the ledger keeps them.
-    days: () => [],
+    // The local days the target's earlier runs delivered revenue on, from their reports (runs.report).
+    days: async () =>
+      (await ledger.targetReports(targetId, reportsRead)).flatMap((report) =>
+        report.revenue.map((r) => r.day),
+      ),
   };
 }
 
 /** Delivered records the guard compares a run with: medians and percentiles of 20,000 are stable to ~1%. */
 const historySample = 20_000;
+/** Earlier runs whose reports give the target's delivered days (a daily export: three months). */
+const reportsRead = 90;
 
 /**
  * Whether a run's new problems become known (issue 20): only when its exit code could say them, 0 (within
