@@ -3,7 +3,7 @@
 // currency the target never had stop before sending (exit 6, the message, nothing at the receiver); an
 // ordinary next day goes through; --accept-shift sends; without history nothing is checked or said. Gaps in a
 // series: where earlier runs' reports show daily deliveries, a run with a hole warns naming the days, and sends.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/ledger/ledger.js';
@@ -12,7 +12,7 @@ import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
 import type { RunReport } from '../../src/report/run-report.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
-import { defaultValue, header } from '../helpers/exports.js';
+import { defaultValue, header, writeConfig } from '../helpers/exports.js';
 import { createDatabase, dropDatabase, skipPostgres } from '../helpers/postgres.js';
 
 const key = 'guard-e2e-key-51d0';
@@ -111,6 +111,40 @@ describe.each(['sqlite', 'postgres'] as const)('the value guard on %s', (backend
     expect(more.json).toMatchObject({ sent: 30, guard: { verdict: 'no-history' } });
     expect(more.stderr).not.toContain('value guard');
     expect(e2e.receiver.accepted).toHaveLength(40);
+  });
+});
+
+describe('the value guard past its hold (guard.holdRecords)', () => {
+  it('decides on the first records held, sends them, and stops where a currency the target never had appears', async () => {
+    const push = async (file: string) => {
+      const result = await runCli(['push', file, '-c', e2e.config, '--json', '--batch-size', '10'], {
+        cwd: e2e.work,
+        env: e2e.env(),
+      });
+      return { ...result, json: JSON.parse(result.stdout) };
+    };
+    expect((await push(writeRows('history.csv', 1, 100))).code).toBe(0);
+    writeConfig(e2e.work, { guard: { holdRecords: 20 } });
+    // 30 ordinary EUR rows, then USD: the first 20 are decided on and released, the USD row stops the run.
+    const lines = readFileSync(writeRows('eur.csv', 101, 130), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const usd = readFileSync(writeRows('usd.csv', 131, 140, defaultValue, 'USD'), 'utf8')
+      .split('\n')
+      .slice(1);
+    const file = path.join(e2e.work, 'mixed.csv');
+    writeFileSync(file, `${[...lines, ...usd].join('\n')}`);
+    const run = await push(file);
+    expect(run.code, run.stderr).toBe(6);
+    expect(run.json.guard).toMatchObject({
+      verdict: 'stopped',
+      findings: [{ kind: 'new-currency', currency: 'USD' }],
+    });
+    expect(run.stderr).toContain('value guard: stopped reading: USD: 1 records in a currency');
+    expect(run.json).toMatchObject({ sent: 30, notSent: 1 });
+    expect(run.json.rowsRead).toBe(31);
+    const ids = e2e.receiver.accepted.map((a) => Number(a.record.conversionId));
+    expect(Math.max(...ids)).toBe(130);
   });
 });
 
