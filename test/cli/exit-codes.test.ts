@@ -34,7 +34,11 @@ describe('exitCodeFor', () => {
     ],
     // Issue 25: the held records are not sent by the guard's choice: 6, not 4.
     ['the value guard stopped the run', { notSent: 60, invalid: 2, guard: stopped }, ExitCode.guardStopped],
-    ['the value guard let it through', { sent: 5, guard: { ...stopped, verdict: 'accepted' as const } }, ExitCode.ok],
+    [
+      'the value guard let it through',
+      { sent: 5, guard: { ...stopped, verdict: 'accepted' as const } },
+      ExitCode.ok,
+    ],
   ])('%s', (_name, over, code) => {
     expect(exitCodeFor(summary(over))).toBe(code);
   });
