@@ -38,6 +38,7 @@ export async function runPipeline(
   let lookup: OpenedLookup | undefined;
   try {
     if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
+    await guard?.readHistory();
     const isHeader = headerMatcher(settings.mapping);
     lookup = await openRunLookup(settings, deps.signal, tally.warn);
     const check = createRunChecker(settings, lookup, deps.wallClock, tally);

@@ -72,13 +72,24 @@ export class RunGuard {
     }
   }
 
+  /**
+   * Before the first row: the history's sample and days. A target with no history to judge by (a first
+   * run, fewer than minHistory records of every currency) is decided `no-history` at once, so nothing is
+   * held: a stream on stdin is sent as it comes, as without the guard.
+   */
+  async readHistory(): Promise<void> {
+    const [values, days] = await Promise.all([this.#history.values([]), this.#history.days()]);
+    this.#past = statsOf(values);
+    this.#earlierDays = days;
+    if (Object.values(this.#past).some((stats) => stats.count >= this.#settings.minHistory)) return;
+    this.#decision = { verdict: 'no-history', currencies: [], findings: [], missingDays: [] };
+  }
+
   /** The decision on what is held (at the budget, or once reading ended); once. */
   async decide(): Promise<void> {
     if (this.#decision) return;
-    const currencies = [...this.#values.keys()];
-    const [values, days] = await Promise.all([this.#history.values(currencies), this.#history.days()]);
-    this.#past = statsOf(values);
-    this.#earlierDays = days;
+    // Read again with the run's currencies: one the sample lacks is looked for in the whole history.
+    this.#past = statsOf(await this.#history.values([...this.#values.keys()]));
     const comparison = compareValues(this.#runStats(), this.#past, this.#settings);
     const accepted = comparison.verdict === 'stopped' && this.#settings.acceptShift;
     this.#decision = accepted ? { ...comparison, verdict: 'accepted' } : comparison;
