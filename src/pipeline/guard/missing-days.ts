@@ -39,7 +39,8 @@ export function missingDays(runDays: ReadonlySet<string>, earlierDays: ReadonlyS
   return missing;
 }
 
-function isSeries(days: ReadonlySet<string>): boolean {
+/** At least two days, with none missing between the first and the last. */
+export function isSeries(days: ReadonlySet<string>): boolean {
   if (days.size < 2) return false;
   const sorted = [...days].sort();
   const span = (Date.parse(sorted.at(-1)!) - Date.parse(sorted[0]!)) / dayMs + 1;

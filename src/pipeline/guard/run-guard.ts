@@ -11,7 +11,7 @@ import type { RunTally } from '../run-tally.js';
 import { compareValues, type StatsByCurrency } from './compare-values.js';
 import type { GuardHistory } from './guard-history.js';
 import { acceptedMessage, lateStopMessage, stopMessage } from './guard-message.js';
-import { dayText, localDayNumber, missingDays } from './missing-days.js';
+import { dayText, isSeries, localDayNumber, missingDays } from './missing-days.js';
 import { valueStats } from './value-stats.js';
 
 export class RunGuard {
@@ -25,6 +25,8 @@ export class RunGuard {
   #decision: GuardComparison | undefined;
   #past: StatsByCurrency = {};
   #earlierDays: readonly string[] = [];
+  /** Whether the earlier days are a daily series: only then are the run's days worth taking per record. */
+  #dailySeries = false;
   readonly #late: GuardFinding[] = [];
   #stopped = false;
   #released = 0;
@@ -81,6 +83,7 @@ export class RunGuard {
     const [values, days] = await Promise.all([this.#history.values([]), this.#history.days()]);
     this.#past = statsOf(values);
     this.#earlierDays = days;
+    this.#dailySeries = isSeries(new Set(days));
     if (Object.values(this.#past).some((stats) => stats.count >= this.#settings.minHistory)) return;
     this.#decision = { verdict: 'no-history', currencies: [], findings: [], missingDays: [] };
   }
@@ -136,7 +139,7 @@ export class RunGuard {
     const list = this.#values.get(conversionCurrency);
     if (list) list.push(conversionValue);
     else this.#values.set(conversionCurrency, [conversionValue]);
-    this.#days.add(localDayNumber(conversionDatetime, conversionTimezone));
+    if (this.#dailySeries) this.#days.add(localDayNumber(conversionDatetime, conversionTimezone));
   }
 
   /** After a decision that judged anything: a currency neither the history sample nor the run had. */
