@@ -422,7 +422,10 @@ export class PostgresLedger implements LedgerStore {
     });
   }
 
-  /** As ledger.ts `deliveredValues`, after the writes called before it; no staged table here. */
+  /**
+   * As ledger.ts `deliveredValues`, after the writes called before it; no staged table here. 1M delivered
+   * records: the sample ~80 ms (a range of the primary key), a currency's probe ~0.17 s (a scan).
+   */
   deliveredValues(targetId: number, options: DeliveredValuesOptions): Promise<DeliveredValues> {
     return this.#serial(async (sql) => {
       const read = async (currency: string | null) => {
