@@ -22,6 +22,11 @@ export const ExitCode = {
   deliveryFailed: 4,
   /** Another run holds the ledger lock. */
   locked: 5,
+  /**
+   * The value guard stopped the run before it sent any record of its own (issue 25): its values do not look
+   * like what the target was sent before. Check them; --accept-shift sends such a run.
+   */
+  guardStopped: 6,
   /** A bug in revimport (BSD EX_SOFTWARE). */
   internal: 70,
   /** Stopped by SIGINT (128 + 2). */
@@ -37,6 +42,8 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
  * reported already (issue 20: the exit code says what is new).
  */
 export function exitCodeFor(summary: Summary, allowedInvalid = 0): ExitCodeValue {
+  // Before 4: the held records are `notSent` by the guard's choice, not a failed delivery.
+  if (summary.guard?.verdict === 'stopped') return ExitCode.guardStopped;
   const outstanding = summary.failed + summary.pending + summary.notSent;
   if (outstanding + summary.retriedFailed + summary.retriedPending > 0) return ExitCode.deliveryFailed;
   if (summary.aborted !== undefined) return ExitCode.partial;

@@ -100,6 +100,10 @@ function addRowOptions(command: Command): Command {
       '--report-known',
       'also write rows an earlier run reported (invalid, refused) to the rejects file again; they still do not make the exit code 1',
     )
+    .option(
+      '--accept-shift',
+      'send a run the value guard stops (its values unlike what this target was sent before: exit 6), after checking it',
+    )
     .addOption(
       new Option(
         '--resend [which]',

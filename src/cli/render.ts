@@ -1,6 +1,7 @@
 // The result on stdout: the summary as text, or exactly one JSON object under --json.
 import { quote } from '../quote.js';
 import { localDay } from '../report/rejects-path.js';
+import type { GuardComparison } from '../report/run-report.js';
 import type { ErrorExample, Summary } from '../report/summary.js';
 import { explainCodes } from './system-errors.js';
 
@@ -89,7 +90,8 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
     );
     lines.push(`delivered totals: ${formatTotals(summary.totals)}`);
     // Issue 19: what the ledger could not keep is said, so the counts add up to what it holds.
-    if (summary.notSent)
+    if (summary.guard?.verdict === 'stopped') lines.push(...guardLines(summary.guard));
+    else if (summary.notSent)
       lines.push(
         `not sent: ${counted(summary.notSent, 'record')} the run stopped before, not in the ledger: ` +
           'the next push of the same files sends them',
@@ -108,6 +110,18 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
     if (group.count > shown) lines.push(`  … and ${group.count - shown} more`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The value guard's stop (issue 25), in the summary too: under --quiet the warning is not shown, and a cron
+ * log must still say why nothing was sent.
+ */
+function guardLines(guard: GuardComparison): string[] {
+  return [
+    ...guard.findings.map((finding) => `value guard: ${finding.message}`),
+    'not sent: the value guard stopped the run (exit 6), nothing of it is in the ledger: check the values, ' +
+      'fix the mapping, or push again with --accept-shift',
+  ];
 }
 
 /**

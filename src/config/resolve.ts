@@ -37,6 +37,8 @@ export interface PushFlags {
   format?: string;
   encoding?: string;
   preset?: string;
+  /** --accept-shift: send a run the value guard would stop (issue 25). */
+  acceptShift?: boolean;
 }
 
 export interface ResolveInput {
@@ -94,6 +96,7 @@ export function resolveSettings(input: ResolveInput): Resolved {
     allowHttp: flags.allowHttp ?? config.allowHttp ?? false,
     proxy: { flag: flags.proxy, config: config.proxy, env: proxyEnv(env) },
     ...inputSettings(flags, config, format),
+    guard: guardSettings(flags, config),
   };
   return { settings, warnings, stateFrom: state.from };
 }
@@ -210,6 +213,20 @@ function inputSettings(
       maxGzipRatio: config.maxGzipRatio ?? defaults.limits.maxGzipRatio,
       maxRejects: config.maxRejects ?? defaults.limits.maxRejects,
     },
+  };
+}
+
+/** The value guard's thresholds: config `guard` over the defaults; --accept-shift for this run only. */
+function guardSettings(flags: PushFlags, config: WrittenConfig): Settings['guard'] {
+  const written = config.guard ?? {};
+  const base = defaults.guard;
+  return {
+    enabled: written.enabled ?? base.enabled,
+    medianFactor: written.medianFactor ?? base.medianFactor,
+    zeroShareJump: written.zeroShareJump ?? base.zeroShareJump,
+    minHistory: written.minHistory ?? base.minHistory,
+    holdRecords: written.holdRecords ?? base.holdRecords,
+    acceptShift: flags.acceptShift ?? false,
   };
 }
 

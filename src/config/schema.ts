@@ -357,6 +357,25 @@ export const configSchema = z
     maxGzipRatio: z.number().min(1).finite().optional(),
     /** Rows written to the rejects file at most (default 100,000); later rejected rows are only counted. */
     maxRejects: z.number().int().min(0).optional(),
+    /**
+     * The value guard (issue 25; README "Value guard"): before sending, the run's values per currency are
+     * compared with what the ledger delivered to the same target; a shift stops the run (exit 6).
+     */
+    guard: z
+      .object({
+        /** Default true. */
+        enabled: z.boolean().optional(),
+        /** A run's median this many times the history's, or that many times smaller, stops it; default 10. */
+        medianFactor: z.number().gt(1).finite().optional(),
+        /** A rise of the share of zero values by this much (0..1, absolute) stops the run; default 0.2. */
+        zeroShareJump: z.number().gt(0).max(1).optional(),
+        /** Delivered records of a currency needed before it is compared at all; default 20. */
+        minHistory: positiveInt.optional(),
+        /** Valid records held back, at most, before the guard decides (the rest of the run measured after); default 20,000. */
+        holdRecords: positiveInt.max(1_000_000).optional(),
+      })
+      .strict()
+      .optional(),
     /** JS configs only: a last say over each mapped candidate. */
     transform: z.custom<(row: Record<string, unknown>) => unknown>((v) => typeof v === 'function').optional(),
   })

@@ -62,6 +62,23 @@ export interface Settings {
   transform: ((row: Record<string, unknown>) => unknown) | undefined;
   /** What one input may cost at most (config `maxRowBytes`, `maxGzipRatio`, `maxRejects`). */
   limits: Limits;
+  /** The value guard (config `guard`, flag --accept-shift; issue 25). */
+  guard: GuardSettings;
+}
+
+/** The value guard's thresholds (README "Value guard"); each is a key of the config's `guard`. */
+export interface GuardSettings {
+  enabled: boolean;
+  /** A median off by this factor or more, either way, is a shift. */
+  medianFactor: number;
+  /** A rise of the zero share by this much (absolute, 0..1) is a shift. */
+  zeroShareJump: number;
+  /** Fewer delivered records of a currency than this: no history, nothing said about it. */
+  minHistory: number;
+  /** Valid records held before the guard decides. */
+  holdRecords: number;
+  /** --accept-shift: a shift found is reported and the run sends anyway (verdict `accepted`). */
+  acceptShift: boolean;
 }
 
 /**
@@ -94,4 +111,13 @@ export const defaults = {
     maxGzipRatio: 100,
     maxRejects: 100_000,
   } satisfies Limits,
+  guard: {
+    enabled: true,
+    medianFactor: 10,
+    zeroShareJump: 0.2,
+    minHistory: 20,
+    /** Nearly every real export is held whole; a bigger one is decided on its first 20,000 records. */
+    holdRecords: 20_000,
+    acceptShift: false,
+  } satisfies GuardSettings,
 } as const;

@@ -1,6 +1,7 @@
 // The whole ledger as a run and `history` use it, for both backends: the SQLite file (ledger.ts, every call
 // synchronous) and PostgreSQL (postgres/postgres-ledger.ts, every call a promise). Callers await each result.
 import type { RunReport } from '../report/run-report.js';
+import type { DeliveredValues, DeliveredValuesOptions } from './delivered-values.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type { Target } from './target.js';
 import type {
@@ -54,5 +55,10 @@ export interface LedgerStore extends LedgerPort {
    * scans the target's records, half a second per 2 million), asked at the start of every run (issue 19).
    */
   hasRecords(targetId: number): Awaitable<boolean>;
+  /**
+   * The values delivered to this target, per currency (issue 25: the value guard's history): a bounded
+   * sample, the first `limit` keys in key order, plus a probe of each of `currencies` the sample lacks.
+   */
+  deliveredValues(targetId: number, options: DeliveredValuesOptions): Awaitable<DeliveredValues>;
   close(): Awaitable<void>;
 }

@@ -234,6 +234,22 @@ export const sql = {
       AND NOT EXISTS (SELECT 1 FROM inflight WHERE target_id = :target AND key = e.value ->> 0)
     GROUP BY r.state`,
 
+  // deliveredValues (delivered-values.ts), each bounded by :limit: records in key order (the primary key's
+  // order, so a range read, not a scan), the newest staged row of a key, the delivered journal rows' records.
+  // :currency NULL reads every currency; else only that one (a probe: a scan of the target's records, where
+  // the text prefix `["JPY",` rules a row out 4 times faster than parsing its JSON: 0.3 s per 1M records, not 0.75).
+  deliveredRecords: `SELECT key, amount ->> 0, amount ->> 1 FROM records
+    WHERE target_id = :target AND state = 'delivered' AND amount IS NOT NULL
+      AND (:currency IS NULL OR (amount LIKE :prefix AND amount ->> 0 = :currency))
+    ORDER BY key LIMIT :limit`,
+  deliveredStaged: `SELECT key, amount ->> 0, amount ->> 1 FROM staged AS s
+    WHERE target_id = :target AND amount IS NOT NULL AND id = ${newestStaged(':target', 's.key')}
+      AND (:currency IS NULL OR amount ->> 0 = :currency)
+    ORDER BY key LIMIT :limit`,
+  deliveredJournal: `SELECT e.value ->> 0, e.value ->> 2, e.value ->> 3 FROM batches AS b, json_each(b.keys) AS e
+    WHERE b.target_id = :target AND b.state = 'delivered' AND (:currency IS NULL OR e.value ->> 2 = :currency)
+    LIMIT :limit`,
+
   // hasRecords: each probe is one index seek (batches has none on target_id, but holds only the batches not
   // yet merged: a run merges before it asks).
   hasRecords: `SELECT EXISTS (SELECT 1 FROM records WHERE target_id = :target)

@@ -5,6 +5,7 @@ import type { Summary } from '../report/summary.js';
 import { checkFiles } from './check-files.js';
 import { headerMatcher } from './checked-rows.js';
 import { settleDateOrders } from './date-order.js';
+import { openGuard } from './guard/open-guard.js';
 import type { PipelineHooks } from './hooks.js';
 import type { OpenedLookup } from './lookup-table.js';
 import { createRunChecker, openRunLookup } from './run-checker.js';
@@ -26,11 +27,18 @@ export async function runPipeline(
   const started = deps.now();
   const tally = new RunTally(options.check, hooks, deps.rejects);
   const delivery = options.check ? undefined : openDelivery(settings, options.resend, deps, hooks, tally);
-  const finalize = () => tally.finalize(delivery?.queue.takeWaiting() ?? 0, deps.now() - started);
+  // The value guard holds this run's valid records until it has compared them with the target's history.
+  const guard = openGuard(settings.guard, delivery?.queue, deps.guard, tally);
+  const finalize = () => {
+    const notSent = (delivery?.queue.takeWaiting() ?? 0) + (guard?.takeHeld() ?? 0);
+    tally.summary.guard ??= guard?.result(false) ?? null;
+    return tally.finalize(notSent, deps.now() - started);
+  };
   const unwatch = stopOnSignal(delivery, deps.signal);
   let lookup: OpenedLookup | undefined;
   try {
     if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
+    await guard?.readHistory();
     const isHeader = headerMatcher(settings.mapping);
     lookup = await openRunLookup(settings, deps.signal, tally.warn);
     const check = createRunChecker(settings, lookup, deps.wallClock, tally);
@@ -46,13 +54,16 @@ export async function runPipeline(
     });
     const take = outcomeTaker({
       tally,
-      queue: delivery?.queue,
+      queue: guard ?? delivery?.queue,
       known: deps.known,
       rejectsSkipped: settings.rejectsSkipped,
       hooks,
     });
-    await checkFiles(options.files, { inputs, reader, check, take, tally, hooks, signal: deps.signal });
+    const signal = guard ? anySignal(deps.signal, guard.signal) : deps.signal;
+    await checkFiles(options.files, { inputs, reader, check, take, tally, hooks, signal });
+    if (!deps.signal?.aborted) await guard?.decide();
     if (delivery) await closeDelivery(delivery, tally.summary, deps.signal?.aborted === true);
+    if (guard) tally.summary.guard = guard.result(true);
   } catch (error) {
     if (delivery) await stopDelivery(delivery, error, tally.summary);
     await Promise.all(tally.pendingWrites).catch(() => undefined);
@@ -63,6 +74,11 @@ export async function runPipeline(
     await Promise.all(tally.pendingWrites);
   }
   return finalize();
+}
+
+/** Either signal: reading stops on a user's signal or on the guard's stop. */
+function anySignal(user: AbortSignal | undefined, own: AbortSignal): AbortSignal {
+  return user ? AbortSignal.any([user, own]) : own;
 }
 
 function attachSummary(error: unknown, summary: Summary): unknown {

@@ -9,10 +9,13 @@ import type { RunTally } from './run-tally.js';
 
 export type TakeOutcome = (result: Exclude<RowOutcome, 'folded'>) => Promise<void>;
 
+/** Where valid records go: the look-up queue, or the value guard holding them first (guard/run-guard.ts). */
+export type ItemQueue = Pick<LookupQueue, 'add' | 'flush'>;
+
 export interface OutcomeSteps {
   tally: RunTally;
   /** Where valid records go to be delivered; absent under --check. */
-  queue: LookupQueue | undefined;
+  queue: ItemQueue | undefined;
   /** Problems earlier runs reported (issue 20); absent under --check. */
   known: KnownProblems | undefined;
   /** `rejectsSkipped`: skipped rows are written to the rejects file too. */

@@ -3,6 +3,7 @@
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import type { Summary } from '../report/summary.js';
+import type { GuardHistory } from './guard/guard-history.js';
 import type { KnownProblems } from './known-problems.js';
 import type { ResendMode } from './known-records.js';
 
@@ -23,6 +24,11 @@ export interface RunDeps {
    * `knownInvalid` and not reported again. Absent under --check (no ledger): every invalid row is new.
    */
   known?: KnownProblems;
+  /**
+   * The target's history for the value guard (issue 25), read from the ledger the push holds. Absent under
+   * --check (no ledger: no guard) and in a pass that sends nothing.
+   */
+  guard?: GuardHistory;
   userAgent: string;
   now: () => number;
   /** The wall clock (epoch ms) for the plausible-instant bound; default Date.now. */

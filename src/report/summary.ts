@@ -1,6 +1,7 @@
 // The run's result: counts, per-currency totals (summed exactly in minor units) and errors grouped by
 // reason with a few examples. Pure; the CLI renders it as text or as the --json object.
 import type { Rejection } from './rejection.js';
+import type { GuardComparison } from './run-report.js';
 
 export interface ErrorExample {
   file: string;
@@ -110,6 +111,11 @@ export interface Summary {
   warnings: string[];
   /** Set when --max-invalid stopped the run before anything was sent. */
   aborted?: string;
+  /**
+   * The value guard's comparison of this run with the target's history (issue 25); null under --check, with
+   * the guard off, or when the run ended before the guard decided. `stopped`: exit 6, nothing of this run sent.
+   */
+  guard: GuardComparison | null;
   check: boolean;
 }
 
@@ -211,6 +217,7 @@ export function emptySummary(check: boolean): Summary {
     errors: [],
     presets: {},
     warnings: [],
+    guard: null,
     check,
   };
 }

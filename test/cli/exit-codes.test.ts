@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../../src/cli/exit-codes.js';
 import { AuthError, ConfigError, LockError, RevimportError, UsageError } from '../../src/errors.js';
+import type { GuardComparison } from '../../src/report/run-report.js';
 import { emptySummary, type Summary } from '../../src/report/summary.js';
 
 const summary = (over: Partial<Summary>): Summary => ({ ...emptySummary(false), ...over });
+const stopped: GuardComparison = { verdict: 'stopped', currencies: [], findings: [], missingDays: [] };
 
 describe('exitCodeFor', () => {
   it.each([
@@ -29,6 +31,13 @@ describe('exitCodeFor', () => {
       'known problems, but delivery failed',
       { invalid: 1, knownInvalid: 1, failed: 1 },
       ExitCode.deliveryFailed,
+    ],
+    // Issue 25: the held records are not sent by the guard's choice: 6, not 4.
+    ['the value guard stopped the run', { notSent: 60, invalid: 2, guard: stopped }, ExitCode.guardStopped],
+    [
+      'the value guard let it through',
+      { sent: 5, guard: { ...stopped, verdict: 'accepted' as const } },
+      ExitCode.ok,
     ],
   ])('%s', (_name, over, code) => {
     expect(exitCodeFor(summary(over))).toBe(code);

@@ -38,6 +38,21 @@ describe('renderSummary', () => {
     expect(counted(0, 'batch', 'batches')).toBe('0 batches');
   });
 
+  it('says why a run the value guard stopped sent nothing, also where --quiet hides its warning (issue 25)', () => {
+    const message = "EUR: the median value of this run's 60 records is 3,450, 100 times the median 34.5 …";
+    const guard = {
+      verdict: 'stopped' as const,
+      currencies: [],
+      findings: [{ kind: 'median-shift' as const, currency: 'EUR', message }],
+      missingDays: [],
+    };
+    const text = renderSummary(summaryOf({ rowsRead: 60, valid: 60, notSent: 60, guard }));
+    expect(text).toContain(`value guard: ${message}\n`);
+    expect(text).toContain('not sent: the value guard stopped the run (exit 6)');
+    expect(text).toContain('--accept-shift');
+    expect(text).not.toContain('the next push of the same files sends them');
+  });
+
   it('calls rows a mapping.skip rule left out skipped, with the rule as the reason', async () => {
     // Through the pipeline: the summary a real mapping.skip run produces, rendered.
     const file = path.join(tempDir('revimport-render-'), 'orders.csv');

@@ -170,6 +170,29 @@ describe('resolveSettings', () => {
   });
 });
 
+describe('the value guard settings (issue 25)', () => {
+  it('takes config `guard` over the defaults, and --accept-shift for the run', () => {
+    expect(resolveSettings(base()).settings.guard).toEqual({
+      enabled: true,
+      medianFactor: 10,
+      zeroShareJump: 0.2,
+      minHistory: 20,
+      holdRecords: 20_000,
+      acceptShift: false,
+    });
+    const config = { guard: { medianFactor: 5, zeroShareJump: 0.5, minHistory: 100, enabled: false } };
+    const { settings } = resolveSettings(base({ config, flags: { acceptShift: true } }));
+    expect(settings.guard).toEqual({
+      enabled: false,
+      medianFactor: 5,
+      zeroShareJump: 0.5,
+      minHistory: 100,
+      holdRecords: 20_000,
+      acceptShift: true,
+    });
+  });
+});
+
 describe('parseBudget', () => {
   it.each([
     ['10', { kind: 'count', max: 10 }],

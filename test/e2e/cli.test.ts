@@ -86,6 +86,7 @@ describe('stdout carries the result only', () => {
           'ledger',
           'firstRunOnLedger',
           'knownReportedIn',
+          'guard',
         ].includes(k),
     )) {
       expect(typeof s[name], name).toBe('number');

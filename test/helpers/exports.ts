@@ -141,5 +141,6 @@ export const summaryKeys = [
   'errors',
   'presets',
   'warnings',
+  'guard',
   'check',
 ] as const;

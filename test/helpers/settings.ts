@@ -35,6 +35,7 @@ export function testSettings(over: Partial<Settings> & { mappingInput?: MappingI
     encoding: undefined,
     transform: undefined,
     limits: defaults.limits,
+    guard: defaults.guard,
     ...rest,
   };
 }

@@ -213,6 +213,72 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
     });
   });
 
+  describe('deliveredValues (issue 25: the value guard reads what a target was delivered)', () => {
+    const priced = (key: string, currency: string, value: number, idempotencyKey: string): PendingEntry => ({
+      key,
+      contentHash: `hash-${key}`,
+      payload: JSON.stringify({ conversionCurrency: currency, conversionValue: value }),
+      idempotencyKey,
+    });
+    const usd = (id: string, value: number): JournalEntry => ({ ...entry(id, value), currency: 'USD' });
+
+    it('reads delivered values per currency from every place a delivery is kept, and nothing else', async () => {
+      const { target, run } = await setUp();
+      const other = await ledger.target(targetOf('https://other.example/', 'sk_live_secret'));
+      expect(await ledger.deliveredValues(target, { limit: 100 })).toEqual({ values: {}, sampled: false });
+      // Delivered per record, then merged into the records table.
+      await ledger.markPending(target, run, [
+        priced('id:a', 'USD', 10, 'p1'),
+        priced('id:b', 'EUR', 7, 'p1'),
+      ]);
+      await ledger.markDelivered(target, ['id:a', 'id:b'], 'p1');
+      await ledger.merge();
+      // Delivered per record, not merged (SQLite: staged).
+      await ledger.markPending(target, run, [priced('id:c', 'USD', 30, 'p2')]);
+      await ledger.markDelivered(target, ['id:c'], 'p2');
+      // Delivered in a journal row, not merged; a pending row; a rejection; another target's delivery.
+      await ledger.settleBatch(await ledger.journalBatch(target, run, 'k1', [usd('d', 40)], body('d')));
+      await ledger.journalBatch(target, run, 'k2', [usd('e', 50)], body('e'));
+      await ledger.markPending(target, run, [priced('id:f', 'USD', 60, 'p3')]);
+      await ledger.markRejected(target, [{ key: 'id:f', message: 'no' }]);
+      await ledger.settleBatch(await ledger.journalBatch(other, run, 'k3', [usd('g', 70)], body('g')));
+      const read = await ledger.deliveredValues(target, { limit: 100 });
+      expect(read.sampled).toBe(false);
+      expect({ USD: [...read.values.USD!].sort((a, b) => a - b), EUR: read.values.EUR }).toEqual({
+        USD: [10, 30, 40],
+        EUR: [7],
+      });
+      await ledger.merge();
+      expect(await ledger.deliveredValues(target, { limit: 100 })).toEqual({
+        values: { USD: [10, 30, 40], EUR: [7] },
+        sampled: false,
+      });
+    });
+
+    it('is bounded: the first keys in key order, and a probe of each currency the sample lacks', async () => {
+      const { target, run } = await setUp();
+      const entries = [
+        usd('1', 1),
+        usd('2', 2),
+        usd('3', 3),
+        { ...entry('4', 4), currency: 'JPY' },
+        usd('5', 5),
+      ];
+      await ledger.settleBatch(
+        await ledger.journalBatch(target, run, 'k1', entries, body('1', '2', '3', '4', '5')),
+      );
+      await ledger.merge();
+      expect(await ledger.deliveredValues(target, { limit: 2 })).toEqual({
+        values: { USD: [1, 2] },
+        sampled: true,
+      });
+      expect(await ledger.deliveredValues(target, { limit: 2, currencies: ['USD', 'JPY', 'GBP'] })).toEqual({
+        values: { USD: [1, 2], JPY: [4] },
+        sampled: true,
+      });
+    });
+  });
+
   describe('lookup', () => {
     it('returns known keys of this target only, across chunk boundaries', async () => {
       const { target, run } = await setUp();

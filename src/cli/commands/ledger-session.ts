@@ -14,6 +14,7 @@ import { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { ledgerStorageError } from '../../ledger/storage-error.js';
 import { targetOf } from '../../ledger/target.js';
 import { WorkerLedger } from '../../ledger/worker-ledger.js';
+import type { GuardHistory } from '../../pipeline/guard/guard-history.js';
 import { KnownProblems } from '../../pipeline/known-problems.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/types.js';
 import type { Summary } from '../../report/summary.js';
@@ -33,6 +34,8 @@ export interface LedgerFacts {
   readonly firstRun: boolean;
   /** Problems earlier runs reported to this target, read once; this run's new ones are recorded at its end. */
   readonly known: KnownProblems;
+  /** The target's history for the value guard (issue 25), read from this ledger when the guard asks. */
+  readonly history: GuardHistory;
 }
 
 export async function withLedger(
@@ -234,7 +237,8 @@ async function holding<L extends LedgerStore>(
   const target = targetOf(settings.baseUrl!, settings.apiKey!, settings.account);
   const targetId = await ledger.target(target);
   const known = new KnownProblems(await ledger.knownProblems(targetId), settings.reportKnown);
-  const facts = { location: ledger.location, firstRun: !(await ledger.hasRecords(targetId)), known };
+  const firstRun = !(await ledger.hasRecords(targetId));
+  const facts = { location: ledger.location, firstRun, known, history: guardHistory(ledger, targetId) };
   // One clock for both ends: history's durationMs is exactly finishedAt - startedAt (issue 20).
   const started = Date.now();
   const runId = await ledger.beginRun({
@@ -281,6 +285,27 @@ async function holding<L extends LedgerStore>(
     throw error;
   }
 }
+
+/**
+ * The value guard's view of the target's history, read on the ledger the run opened (not its worker thread:
+ * a read, which in WAL waits for no write), when the guard decides: a sample of `historySample` records.
+ */
+function guardHistory(ledger: LedgerStore, targetId: number): GuardHistory {
+  return {
+    values: async (currencies) =>
+      (await ledger.deliveredValues(targetId, { limit: historySample, currencies })).values,
+    // The local days the target's earlier runs delivered revenue on, from their reports (runs.report).
+    days: async () =>
+      (await ledger.targetReports(targetId, reportsRead)).flatMap((report) =>
+        report.revenue.map((r) => r.day),
+      ),
+  };
+}
+
+/** Delivered records the guard compares a run with: medians and percentiles of 20,000 are stable to ~1%. */
+const historySample = 20_000;
+/** Earlier runs whose reports give the target's delivered days (a daily export: three months). */
+const reportsRead = 90;
 
 /**
  * Whether a run's new problems become known (issue 20): only when its exit code could say them, 0 (within

@@ -27,6 +27,8 @@ const flagsSchema = z
     /** --progress-interval: seconds between progress lines without a spinner. */
     progressInterval: z.string().optional(),
     wait: z.string().optional(),
+    /** --accept-shift: send a run the value guard would stop (issue 25; settings.guard.acceptShift). */
+    acceptShift: z.boolean().optional(),
   })
   .passthrough();
 

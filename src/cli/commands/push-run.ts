@@ -209,7 +209,7 @@ async function pushHolding(parts: RunParts, ledger: LedgerHandle, facts: LedgerF
     // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
     pushRejects = rejects && withoutInvalid(rejects);
   }
-  const deps = { ...base, rejects: pushRejects, ledger, known: facts.known };
+  const deps = { ...base, rejects: pushRejects, ledger, known: facts.known, guard: facts.history };
   return runPipeline(settings, run, deps, progress.hooks);
 }
 

@@ -142,6 +142,17 @@ export const pgSql = {
       value = excluded.value
     WHERE r.state IN ('delivered', 'rejected') OR r.seq < excluded.seq`,
 
+  // deliveredValues (ledger/delivered-values.ts): records in key order (a range of the primary key), the
+  // delivered journal rows' records; each bounded by $2. $3 NULL: every currency, else that one (a probe).
+  deliveredRecords: `SELECT key, currency, value FROM revimport.records
+    WHERE target_id = $1 AND state = 'delivered' AND currency IS NOT NULL
+      AND ($3::text IS NULL OR currency = $3::text)
+    ORDER BY key LIMIT $2`,
+  deliveredJournal: `SELECT k.key, k.currency, k.value FROM revimport.batches AS b,
+      unnest(b.keys, b.currencies, b.amounts) AS k (key, currency, value)
+    WHERE b.target_id = $1 AND b.state = 'delivered' AND ($3::text IS NULL OR k.currency = $3::text)
+    LIMIT $2`,
+
   hasRecords: `SELECT EXISTS (SELECT 1 FROM revimport.records WHERE target_id = $1)
     OR EXISTS (SELECT 1 FROM revimport.batches WHERE target_id = $1) AS any`,
 
