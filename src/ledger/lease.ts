@@ -80,18 +80,30 @@ export function parseHolder(raw: string): LockHolder | undefined {
 export function renewLease(lease: Lease, options: { now?: () => number; wait?: boolean } = {}): Renewal {
   const { now = Date.now, wait = false } = options;
   if (Atomics.load(flags(lease), lost) !== 0) return 'lost';
-  const renew = (): Renewal => {
+  // When the lock was last seen ours: a run stopped anywhere after this (past the write too) and resumed must
+  // not count the stop as renewed, or its next ledger writes would skip confirming the lock.
+  let seenOursAt = 0n;
+  const renew = (ensureHeld: () => void): Renewal => {
+    seenOursAt = process.hrtime.bigint();
     if (parseHolder(readRaw(lease.lockPath) ?? '')?.token !== lease.holder.token) return 'lost';
-    replaceWhole(lease.lockPath, lockContent(lease.holder, now()));
+    const content = lockContent(lease.holder, now());
+    // A holder stopped here past the guard's stale age may have lost the lock meanwhile (taken over, and even
+    // released again): writing now would bring its lock back, and the run would go on writing the ledger.
+    ensureHeld();
+    replaceWhole(lease.lockPath, content);
     return 'renewed';
   };
   const outcome = wait
     ? underGuardWaiting(lease.lockPath, now, renew)
     : underGuard(lease.lockPath, now, renew);
   if (!outcome) return 'busy';
-  if (outcome.value === 'lost') Atomics.store(flags(lease), lost, 1);
-  else Atomics.store(lastRenewal(lease), 0, process.hrtime.bigint());
-  return outcome.value;
+  // Broken: stopped after ensureHeld (before or after the write) while another process cleared the guard and
+  // took the lock over: our write may even have replaced theirs. This run cannot know it still holds the lock:
+  // it stops (and so does the other, should it find our lock at its next renewal).
+  const renewal = outcome.broken ? 'lost' : outcome.value;
+  if (renewal === 'lost') Atomics.store(flags(lease), lost, 1);
+  else Atomics.store(lastRenewal(lease), 0, seenOursAt);
+  return renewal;
 }
 
 /**

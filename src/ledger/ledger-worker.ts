@@ -22,25 +22,31 @@ const ledger = openLedger(path, {
 const methods = ledger as unknown as Record<string, (...args: unknown[]) => unknown>;
 
 port.on('message', (call: WorkerCall) => {
-  try {
-    if (call.method === 'close') {
-      // The port closes whatever the close did, or the thread would keep the process alive.
-      try {
-        ledger.close();
-        port.postMessage({ id: call.id, result: undefined });
-      } finally {
-        port.close();
-      }
-      return;
+  if (call.method === 'close') {
+    // The port closes whatever the close did, or the thread would keep the process alive; the answer goes out
+    // first. A failed close (the final merge: a full disk, a lost lock) answered after the port closed was
+    // dropped, and the run reported "its worker thread ended (exit code 0)" instead of the cause.
+    try {
+      answer(call.id, () => ledger.close());
+    } finally {
+      port.close();
     }
-    port.postMessage({ id: call.id, result: methods[call.method]!.apply(ledger, call.args) });
+    return;
+  }
+  answer(call.id, () => methods[call.method]!.apply(ledger, call.args));
+});
+
+/** Posts what `run` returned, or the error it threw. */
+function answer(id: number, run: () => unknown): void {
+  let result: unknown;
+  try {
+    result = run();
   } catch (error) {
     const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
     // The code (SQLITE_FULL...) tells a full disk from a bug on the other side (storage-error.ts).
     const code = (error as { code?: unknown }).code;
-    port.postMessage({
-      id: call.id,
-      error: { name, message, stack, ...(typeof code === 'string' ? { code } : {}) },
-    });
+    port.postMessage({ id, error: { name, message, stack, ...(typeof code === 'string' ? { code } : {}) } });
+    return;
   }
-});
+  port.postMessage({ id, result });
+}

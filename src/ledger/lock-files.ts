@@ -83,25 +83,49 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * Runs `critical` holding the exclusive file `<lock>.takeover`. Undefined when another process holds it; a
- * guard older than guardStaleMs (its holder died inside) is cleared and taken.
+ * What `critical` did under the guard. `broken`: while it ran, another process cleared the guard as stale (this
+ * one was stopped inside it for guardStaleMs: Ctrl-Z, a frozen VM) and may have written meanwhile, so a write
+ * of `critical` may have replaced theirs.
+ */
+export interface Guarded<T> {
+  readonly value: T;
+  readonly broken: boolean;
+}
+
+/** Thrown by `ensureHeld` inside `critical`: the guard is no longer this one's, so `critical` writes nothing. */
+class GuardLost extends Error {}
+
+/**
+ * Runs `critical` holding the exclusive file `<lock>.takeover`. Undefined when another process holds it, or
+ * when `critical`'s `ensureHeld()` (called right before its write) found the guard cleared meanwhile; a guard
+ * older than guardStaleMs (its holder died or was stopped inside) is cleared and taken. Each acquisition writes
+ * a token of its own into the guard, so that a holder resumed after its guard was cleared knows it, and leaves
+ * the new holder's guard in place.
  */
 export function underGuard<T>(
   lockPath: string,
   now: () => number,
-  critical: () => T,
-): { value: T } | undefined {
+  critical: (ensureHeld: () => void) => T,
+): Guarded<T> | undefined {
   const guard = `${lockPath}.takeover`;
-  if (!tryCreate(guard, `${process.pid}\n`)) {
+  const mine = `${process.pid} ${randomUUID()}\n`;
+  if (!tryCreate(guard, mine)) {
     const age = fileAge(guard, now);
     if (age === undefined || age <= guardStaleMs) return undefined;
     removeQuietly(guard);
-    if (!tryCreate(guard, `${process.pid}\n`)) return undefined;
+    if (!tryCreate(guard, mine)) return undefined;
   }
+  const held = () => readRaw(guard) === mine;
   try {
-    return { value: critical() };
+    const value = critical(() => {
+      if (!held()) throw new GuardLost();
+    });
+    return { value, broken: !held() };
+  } catch (error) {
+    if (error instanceof GuardLost) return undefined;
+    throw error;
   } finally {
-    removeQuietly(guard);
+    if (held()) removeQuietly(guard);
   }
 }
 
@@ -112,9 +136,9 @@ export function underGuard<T>(
 export function underGuardWaiting<T>(
   lockPath: string,
   now: () => number,
-  critical: () => T,
+  critical: (ensureHeld: () => void) => T,
   maxMs = guardStaleMs * 2,
-): { value: T } | undefined {
+): Guarded<T> | undefined {
   const deadline = Date.now() + maxMs;
   for (;;) {
     const outcome = underGuard(lockPath, now, critical);

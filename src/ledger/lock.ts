@@ -167,11 +167,12 @@ function held(
       stopRenewal(lease);
       // Only our own lock: after a takeover (we were presumed dead) the file belongs to someone else. Under the
       // guard, so that no takeover or renewal lands between the check and the removal.
-      const remove = () => {
-        if (parseHolder(readRaw(lease.lockPath) ?? '')?.token === lease.holder.token)
-          removeQuietly(lease.lockPath);
+      const remove = (ensureHeld: () => void) => {
+        if (parseHolder(readRaw(lease.lockPath) ?? '')?.token !== lease.holder.token) return;
+        ensureHeld();
+        removeQuietly(lease.lockPath);
       };
-      if (!underGuardWaiting(lease.lockPath, now, remove)) remove();
+      if (!underGuardWaiting(lease.lockPath, now, remove)) remove(() => {});
     },
   };
 }
@@ -182,12 +183,15 @@ function held(
  * judged stale (a renewal changes `renewedAt`).
  */
 function takeOver(lockPath: string, staleRaw: string, ours: string, now: () => number): boolean {
-  const outcome = underGuard(lockPath, now, () => {
+  const outcome = underGuard(lockPath, now, (ensureHeld) => {
     if (readRaw(lockPath) !== staleRaw) return false;
+    ensureHeld();
     replaceWhole(lockPath, ours);
     return readRaw(lockPath) === ours;
   });
-  return outcome?.value === true;
+  // Broken: another taker cleared this guard (stopped inside it) and may hold the lock our write replaced; it
+  // finds ours at its next renewal and stops, and this acquirer waits: the lock it wrote goes stale unrenewed.
+  return outcome?.value === true && !outcome.broken;
 }
 
 function observe(lockPath: string): Observation {

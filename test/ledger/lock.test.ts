@@ -12,6 +12,7 @@ import {
   isAlive,
   judgeLock,
 } from '../../src/ledger/lock.js';
+import { guardStaleMs } from '../../src/ledger/lock-files.js';
 import { compileLedger } from './compile-ledger.mjs';
 
 let dir: string;
@@ -48,6 +49,19 @@ const acquire = (options: AcquireLockOptions) =>
 function writeLock(content: Written, mtimeMs = Date.now()): void {
   writeFileSync(lockPath, JSON.stringify(content));
   utimesSync(lockPath, new Date(mtimeMs), new Date(mtimeMs));
+}
+
+/** A process's state letter from /proc (Linux): R running, S sleeping, T stopped. */
+function processState(pid: number): string {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] ?? '';
+}
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${condition}`);
+    await delay(10);
+  }
 }
 
 /** Spawns a process that exits at once, and returns its (now free) pid. */
@@ -320,7 +334,7 @@ describe('acquireLock', () => {
   });
 });
 
-describe('the renewal thread', () => {
+describe('a holder in a process of its own', () => {
   // The child runs the real lock code, transpiled to plain JS (Node 20 runs no .ts; the thread is a file).
   let code: string;
   beforeAll(() => {
@@ -371,5 +385,127 @@ lock.release();
     ]);
     expect(await exited).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  // Stops itself (SIGSTOP) at one point of a renewal, as a run suspended by Ctrl-Z or a frozen VM may: its file
+  // calls are wrapped (syncBuiltinESMExports: the lock code's named imports see the wrappers). A line on stdin
+  // names the point and starts the renewal; `check()` follows, as before a ledger write.
+  const stoppingHolder = `
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+let stopAt = '';
+const stop = (point) => {
+  if (stopAt !== point) return;
+  stopAt = '';
+  process.kill(process.pid, 'SIGSTOP');
+};
+const { readFileSync, renameSync, unlinkSync } = fs;
+fs.readFileSync = (path, ...rest) => {
+  const read = readFileSync(path, ...rest);
+  if (String(path).endsWith('.lock')) stop('after reading its own lock');
+  return read;
+};
+fs.renameSync = (from, to) => {
+  if (to.endsWith('.lock')) stop('right before its write');
+  renameSync(from, to);
+  if (to.endsWith('.lock')) stop('after its write');
+};
+fs.unlinkSync = (path) => {
+  unlinkSync(path);
+  if (path.endsWith('.takeover')) stop('after leaving the guard');
+};
+syncBuiltinESMExports();
+const { acquireLock } = await import('./code/ledger/lock.js');
+const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'pod-a', staleMs: 100, renewInThread: false });
+process.stdout.write('held\\n');
+process.stdin.setEncoding('utf8').once('data', (line) => {
+  stopAt = line.trim();
+  const renewal = lock.renew();
+  let check = 'passed';
+  try {
+    lock.check();
+  } catch (error) {
+    check = error.message;
+  }
+  process.stdout.write(JSON.stringify({ renewal, check }) + '\\n');
+  lock.release();
+  process.stdin.destroy();
+});
+`;
+
+  /**
+   * Starts the stopping holder, has it stop at `point` of a renewal, takes its lock over as the next run (and
+   * releases it when `nextEnds`), resumes it: what its renewal and check said, and the next run's lock.
+   */
+  async function stopInRenewal(point: string, nextEnds: boolean) {
+    const script = join(code, 'stopping-holder.mjs');
+    writeFileSync(script, stoppingHolder);
+    const child = spawn(process.execPath, [script, ledgerPath], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await until(() => stdout.includes('held'));
+      child.stdin.write(`${point}\n`);
+      await until(() => processState(child.pid!) === 'T');
+      // Inside the guard, the renewal holds it (the next run clears it once older than guardStaleMs).
+      expect(readdirSync(dir).includes('ledger.db.lock.takeover')).toBe(point !== 'after leaving the guard');
+      // Stopped past its 100 ms stale period, as its own clock will tell it; the next run's clock is past the
+      // guard's stale age too (5 s), which the test does not wait for.
+      await delay(150);
+      const next = await acquire({
+        waitMs: 0,
+        staleMs: 100,
+        host: 'pod-b',
+        pid: me,
+        now: () => Date.now() + guardStaleMs + 1000,
+      });
+      expect(next.replaced).toMatchObject({ reason: 'not renewed', holder: { host: 'pod-a' } });
+      const nextLock = readFileSync(lockPath, 'utf8');
+      if (nextEnds) next.release();
+      child.kill('SIGCONT');
+      await until(() => stdout.includes('renewal'));
+      const said = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { renewal: string; check: string };
+      expect(await exited).toBe(0);
+      return { said, next, nextLock };
+    } finally {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    }
+  }
+
+  it.each(
+    ['after reading its own lock', 'after its write', 'after leaving the guard'].flatMap((point) => [
+      { point, next: 'still holds it', nextEnds: false },
+      { point, next: 'has ended and released it', nextEnds: true },
+    ]),
+  )(
+    'a holder stopped in its renewal $point, whose lock the next run took over and $next, finds out and leaves the lock to it',
+    async ({ point, nextEnds }) => {
+      const { said, next, nextLock } = await stopInRenewal(point, nextEnds);
+      expect(said.check, JSON.stringify(said)).toContain(`lost the run lock ${lockPath}: `);
+      if (nextEnds) {
+        expect(readdirSync(dir)).toEqual([]);
+      } else {
+        expect(readFileSync(lockPath, 'utf8')).toBe(nextLock);
+        expect(next.renew()).toBe('renewed');
+        next.release();
+      }
+    },
+  );
+
+  // Between its last look at its guard and the rename, nothing keeps a renewal from a write it may no longer
+  // make: it finds out after (its guard was cleared), and both runs stop before their next ledger write.
+  it('a holder stopped right before its write, whose lock the next run took over, finds out, and so does the next run', async () => {
+    const { said, next } = await stopInRenewal('right before its write', false);
+    expect(said).toEqual({
+      renewal: 'lost',
+      check: expect.stringContaining(`lost the run lock ${lockPath}: `),
+    });
+    expect(next.renew()).toBe('lost');
+    expect(next.check).toThrow('lost the run lock');
+    next.release();
   });
 });
