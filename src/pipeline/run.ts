@@ -24,7 +24,7 @@ export async function runPipeline(
   hooks: PipelineHooks = {},
 ): Promise<Summary> {
   const started = deps.now();
-  const tally = new RunTally(options.check, hooks, deps.rejects);
+  const tally = new RunTally(options.check, hooks, deps.rejects, deps.revenue);
   const delivery = options.check ? undefined : openDelivery(settings, options.resend, deps, hooks, tally);
   const finalize = () => tally.finalize(delivery?.queue.takeWaiting() ?? 0, deps.now() - started);
   const unwatch = stopOnSignal(delivery, deps.signal);
