@@ -95,6 +95,10 @@ function addRowOptions(command: Command): Command {
         'net: values less what was refunded (default); gross: as written; adjust: net, and a later refund of a delivered order is sent once',
       ).choices(['net', 'gross', 'adjust']),
     )
+    .option(
+      '--report <file.html>',
+      'write the run report at the end (also of a stopped run): revenue per day, counts, the value guard; one self-contained HTML file',
+    )
     .option('--rejects-skipped', 'also write skipped rows (unpaid, refunded in full...) to the rejects file')
     .option(
       '--report-known',
