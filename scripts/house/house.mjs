@@ -12,7 +12,7 @@ export const rooms = {
   input: ['base'],
   report: ['base', 'input'],
   record: ['base', 'input', 'report'],
-  ledger: ['base', 'record'],
+  ledger: ['base', 'report', 'record'],
   transport: ['base', 'record'],
   config: ['base', 'record', 'ledger', 'transport'],
   mapping: ['base', 'input', 'record', 'report', 'config'],

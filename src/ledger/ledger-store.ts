@@ -1,5 +1,6 @@
 // The whole ledger as a run and `history` use it, for both backends: the SQLite file (ledger.ts, every call
 // synchronous) and PostgreSQL (postgres/postgres-ledger.ts, every call a promise). Callers await each result.
+import type { RunReport } from '../report/run-report.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type { Target } from './target.js';
 import type {
@@ -40,6 +41,12 @@ export interface LedgerStore extends LedgerPort {
   recordRun(input: BeginRunInput & FinishRunInput): Awaitable<number>;
   /** Newest first. */
   history(options: { limit: number }): Awaitable<RunRow[]>;
+  /** Keeps the run's report with it (issue 25), replacing any saved before. */
+  saveRunReport(runId: number, report: RunReport): Awaitable<void>;
+  /** The report saved with the run; null for a run without one (older revimport, or a run that never ended). */
+  runReport(runId: number): Awaitable<RunReport | null>;
+  /** The reports of the target's runs that have one, newest first. */
+  targetReports(targetId: number, limit: number): Awaitable<RunReport[]>;
   /** Records per state for this target (zero for absent states). */
   counts(targetId: number): Awaitable<StateCounts>;
   /**

@@ -6,6 +6,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../errors.js';
+import type { RunReport } from '../report/run-report.js';
 import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from './accounts.js';
 import { packJournal } from './journal-entries.js';
 import type { LedgerStore } from './ledger-store.js';
@@ -252,6 +253,21 @@ export class Ledger implements LedgerStore {
       pid: row.pid,
       keyFingerprint: row.key_fingerprint ?? null,
     }));
+  }
+
+  saveRunReport(runId: number, report: RunReport): void {
+    this.#guard();
+    this.#stmt.saveRunReport.run(JSON.stringify(report), runId);
+  }
+
+  runReport(runId: number): RunReport | null {
+    const row = this.#stmt.runReport.get(runId) as { report: string | null } | undefined;
+    return row?.report ? (JSON.parse(row.report) as RunReport) : null;
+  }
+
+  targetReports(targetId: number, limit: number): RunReport[] {
+    const rows = this.#stmt.targetReports.all(targetId, limit) as { report: string }[];
+    return rows.map((row) => JSON.parse(row.report) as RunReport);
   }
 
   /** What the ledger knows of `keys` for this target; unknown keys are absent from the map. */

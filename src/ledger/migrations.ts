@@ -184,6 +184,15 @@ CREATE TABLE known_problems (
 ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * v6 (issue 25): each run's report (report/run-report.ts RunReport as JSON): revenue per local day and
+ * currency, counts by outcome, the value guard's comparison. `revimport report` draws it; the gap check reads
+ * the days of a target's earlier runs from it. Earlier runs have none (NULL).
+ */
+const schemaV6 = `
+ALTER TABLE runs ADD COLUMN report TEXT;
+`;
+
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
 
@@ -194,6 +203,7 @@ export const ledgerMigrations: readonly Migration[] = [
   schemaV3,
   { sql: schemaV4, foreignKeysOff: true },
   schemaV5,
+  schemaV6,
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

@@ -64,7 +64,11 @@ export const sql = {
   beginRun: `INSERT INTO runs (command, files, started_at, pid, target_id, key_fingerprint)
     VALUES (?, ?, ?, ?, ?, ?)`,
   finishRun: 'UPDATE runs SET counts = ?, exit_code = ?, duration_ms = ?, finished_at = ? WHERE id = ?',
-  history: 'SELECT * FROM runs ORDER BY id DESC LIMIT ?',
+  history: `SELECT id, command, files, started_at, finished_at, counts, exit_code, duration_ms, pid, key_fingerprint
+    FROM runs ORDER BY id DESC LIMIT ?`,
+  saveRunReport: 'UPDATE runs SET report = ? WHERE id = ?',
+  runReport: 'SELECT report FROM runs WHERE id = ?',
+  targetReports: `SELECT report FROM runs WHERE target_id = ? AND report IS NOT NULL ORDER BY id DESC LIMIT ?`,
   liveRuns: 'SELECT pid FROM runs WHERE finished_at IS NULL',
 
   // lookup: the keys are parsed once; rows come cold to hot (records, staged, inflight) and the caller

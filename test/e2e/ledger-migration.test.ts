@@ -48,7 +48,7 @@ it('migrates a crashed schema-2 ledger: pending resent with its body and key, de
   ]);
 
   const check = retain(new Database(state, { readonly: true }));
-  expect(keep(check).prepare('PRAGMA user_version').pluck().get()).toBe(5);
+  expect(keep(check).prepare('PRAGMA user_version').pluck().get()).toBe(6);
   check.close();
 
   const again = await runCli(['push', file, '-c', config, '--json'], { cwd: work, env });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerStore } from '../../src/ledger/ledger-store.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { JournalEntry, PendingEntry, StateCounts } from '../../src/ledger/types.js';
+import type { RunReport } from '../../src/report/run-report.js';
 import {
   type Backend,
   type BackendHandle,
@@ -127,6 +128,49 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
         contentHash: 'hash-id:1',
       });
       expect((await ledger.history({ limit: 5 })).map((r) => r.id)).toEqual([run]);
+    });
+  });
+
+  describe('run reports (issue 25: what `revimport report` draws, and the days the gap check reads)', () => {
+    const reportOf = (runId: number, day: string): RunReport => ({
+      version: 1,
+      runId,
+      startedAt: '2026-11-24T10:00:00.000Z',
+      finishedAt: '2026-11-24T10:00:05.000Z',
+      command: 'push',
+      files: ['a.csv'],
+      counts: { sent: 2 },
+      skippedReasons: {},
+      invalidReasons: {},
+      revenue: [{ day, currency: 'EUR', records: 2, value: 30.5 }],
+      guard: null,
+      rejectsFile: null,
+      exitCode: 0,
+    });
+
+    it("keeps each run's report, replaced when saved again, and lists a target's reports newest first", async () => {
+      const a = await ledger.target(targetOf('https://crm.example', 'k1'));
+      const b = await ledger.target(targetOf('https://crm.example', 'k1', 'eu'));
+      const first = await ledger.beginRun({ command: 'push', files: ['a.csv'], targetId: a });
+      const other = await ledger.beginRun({ command: 'push', files: ['a.csv'], targetId: b });
+      const bare = await ledger.beginRun({ command: 'push', files: ['a.csv'], targetId: a });
+      const last = await ledger.beginRun({ command: 'push', files: ['a.csv'], targetId: a });
+      await ledger.saveRunReport(first, reportOf(first, '2026-11-01'));
+      await ledger.saveRunReport(other, reportOf(other, '2026-11-02'));
+      await ledger.saveRunReport(last, reportOf(last, '2026-11-03'));
+      await ledger.saveRunReport(last, reportOf(last, '2026-11-04'));
+      expect(await ledger.runReport(first)).toEqual(reportOf(first, '2026-11-01'));
+      expect(await ledger.runReport(last)).toEqual(reportOf(last, '2026-11-04'));
+      expect(await ledger.runReport(bare)).toBeNull();
+      expect(await ledger.runReport(9_999)).toBeNull();
+      expect((await ledger.targetReports(a, 10)).map((r) => r.revenue[0]!.day)).toEqual([
+        '2026-11-04',
+        '2026-11-01',
+      ]);
+      expect((await ledger.targetReports(a, 1)).map((r) => r.runId)).toEqual([last]);
+      await ledger.close();
+      ledger = await handle.open({ now });
+      expect((await ledger.targetReports(b, 10)).map((r) => r.runId)).toEqual([other]);
     });
   });
 

@@ -50,7 +50,7 @@ describe('openLedger', () => {
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
-    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(5);
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(6);
     db.close();
   });
 
@@ -64,17 +64,17 @@ describe('openLedger', () => {
       state: 'pending',
       contentHash: 'hash-id:1',
     });
-    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 5 }]);
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 6 }]);
   });
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
-    db.exec('PRAGMA user_version = 6');
+    db.exec('PRAGMA user_version = 7');
     db.close();
     expect(() => {
       ledger = openLedger(path);
-    }).toThrow(/schema version 6, newer than this revimport supports \(5\)/);
+    }).toThrow(/schema version 7, newer than this revimport supports \(6\)/);
     ledger = openLedger(join(dir, 'other.db'));
   });
 

@@ -26,12 +26,12 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (5) on an empty database, once', () => {
+  it('builds the newest schema (6) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(5);
-    expect(ledgerMigrations).toHaveLength(5);
+    expect(version(db)).toBe(6);
+    expect(ledgerMigrations).toHaveLength(6);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
@@ -58,7 +58,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(6);
+    expect(version(db)).toBe(7);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -75,16 +75,16 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(5);
+    expect(version(db)).toBe(6);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
 
   it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
     const db = retain(new Database(':memory:'));
-    db.exec('PRAGMA user_version = 7');
+    db.exec('PRAGMA user_version = 8');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 7, newer than this revimport supports (5)');
+    expect(() => migrate(db)).toThrow('has schema version 8, newer than this revimport supports (6)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -99,7 +99,7 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(5);
+    expect(version(raw)).toBe(6);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",

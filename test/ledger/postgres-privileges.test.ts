@@ -65,7 +65,7 @@ describe.skipIf(skipPostgres())('a PostgreSQL ledger opened by a role without CR
       await ledger.close();
     }
     const versions = await query(url, 'SELECT version FROM revimport.migrations ORDER BY version');
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
   });
 
   it('is still refused, with the reason, when there is no ledger and it may not create one', async () => {

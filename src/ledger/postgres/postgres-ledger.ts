@@ -2,6 +2,7 @@
 // runs on several hosts or in containers that keep no disk.
 import { hostname } from 'node:os';
 import { DeliveryError } from '../../errors.js';
+import type { RunReport } from '../../report/run-report.js';
 import { automaticAssignment, chosenTargets, survivorOf, unresolvedTargetsError } from '../accounts.js';
 import { journalColumn } from '../journal-entries.js';
 import type { LedgerStore } from '../ledger-store.js';
@@ -192,6 +193,21 @@ export class PostgresLedger implements LedgerStore {
       pid: row.pid as number,
       keyFingerprint: (row.key_fingerprint as string | null | undefined) ?? null,
     }));
+  }
+
+  async saveRunReport(runId: number, report: RunReport): Promise<void> {
+    await this.#serial((sql) => sql.unsafe(pgSql.saveRunReport, [JSON.stringify(report), runId]));
+  }
+
+  async runReport(runId: number): Promise<RunReport | null> {
+    const rows = await this.#guarded(this.#read.unsafe(pgSql.runReport, [runId]));
+    const report = rows[0]?.report as string | null | undefined;
+    return report ? (JSON.parse(report) as RunReport) : null;
+  }
+
+  async targetReports(targetId: number, limit: number): Promise<RunReport[]> {
+    const rows = await this.#guarded(this.#read.unsafe(pgSql.targetReports, [targetId, limit]));
+    return rows.map((row) => JSON.parse(row.report as string) as RunReport);
   }
 
   /** What the ledger knows of `keys` for this target, read on the lookup connection. */

@@ -123,8 +123,13 @@ CREATE TABLE revimport.known_problems (
 );
 `;
 
+/** Migration 4 (issue 25): each run's report, as the SQLite ledger's v6 (ledger/migrations.ts). */
+const schemaV4 = `
+ALTER TABLE revimport.runs ADD COLUMN report text;
+`;
+
 /** Migration n+1 is `postgresMigrations[n]`. */
-export const postgresMigrations: readonly string[] = [schemaV1, schemaV2, schemaV3];
+export const postgresMigrations: readonly string[] = [schemaV1, schemaV2, schemaV3, schemaV4];
 
 /**
  * Created before any migration: where the schema version is kept. The schema is created only when it is

@@ -53,7 +53,12 @@ export const pgSql = {
     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
   finishRun: `UPDATE revimport.runs SET counts = $1, exit_code = $2, duration_ms = $3, finished_at = $4
     WHERE id = $5`,
-  history: 'SELECT * FROM revimport.runs ORDER BY id DESC LIMIT $1',
+  history: `SELECT id, command, files, started_at, finished_at, counts, exit_code, duration_ms, pid, key_fingerprint
+    FROM revimport.runs ORDER BY id DESC LIMIT $1`,
+  saveRunReport: 'UPDATE revimport.runs SET report = $1 WHERE id = $2',
+  runReport: 'SELECT report FROM revimport.runs WHERE id = $1',
+  targetReports: `SELECT report FROM revimport.runs WHERE target_id = $1 AND report IS NOT NULL
+    ORDER BY id DESC LIMIT $2`,
   runExists: 'SELECT 1 FROM revimport.runs WHERE id = $1',
 
   lookup: `SELECT key, state, content_hash, currency, value FROM revimport.records
