@@ -212,7 +212,6 @@ async function pushHolding(parts: RunParts, ledger: LedgerHandle, facts: LedgerF
   progress.announceStop(context.signal);
   run.onLedger?.(facts);
   parts.label.value = String(ledger.runId);
-  if (run.report) run.report.runId = ledger.runId;
   if (facts.firstRun) progress.warn(firstRunNotice(publicTarget(settings.baseUrl), facts.location));
   let pushRejects = rejects;
   if (settings.maxInvalid) {
