@@ -1,71 +1,124 @@
 // Revenue per local day and currency for the run report (issue 25): each record counted on the day of its
 // own conversionTimezone, summed exactly in minor units. Per record: a fixed-position parse of the ISO
-// instant and zone.ts's cached offset, no Date and no Intl formatter (the 1M-row push must not feel it).
-
-import { civilFromDays, MS_PER_DAY, wallMs } from '../record/calendar.js';
+// instant, zone.ts's cached offset, and two array slots; no Date, no Intl, no Map lookup for the common case
+// (one currency after another, days within ten years), so a 1M-row push does not feel it (npm run bench).
+import { civilFromDays, daysFromCivil, MS_PER_DAY } from '../record/calendar.js';
 import { minorUnits } from '../record/currency.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { offsetAt } from '../record/zone.js';
 import type { DayRevenue } from '../report/run-report.js';
 
+/** Days an array of one currency may span; a day farther out (a stray year) goes to `far`. */
+const MAX_SPAN = 4000;
+const MARGIN = 32;
+
 interface CurrencyDays {
+  currency: string;
   scale: number;
-  /** Days since 1970-01-01 (local) -> [records, value in minor units]. */
-  days: Map<number, [number, number]>;
+  /** The day (since 1970-01-01) of slot 0. */
+  base: number;
+  records: Float64Array;
+  /** Sums in minor units: integers, exact below 2^53. */
+  minor: Float64Array;
+  far: Map<number, [number, number]>;
 }
 
 export class DayRevenueTally {
   readonly #currencies = new Map<string, CurrencyDays>();
+  #last: CurrencyDays | undefined;
 
   add(record: ConversionRecord): void {
-    const currency = record.conversionCurrency;
-    let entry = this.#currencies.get(currency);
-    if (entry === undefined) {
-      entry = { scale: 10 ** minorUnits(currency), days: new Map() };
-      this.#currencies.set(currency, entry);
-    }
+    const entry = this.#entry(record.conversionCurrency);
     const day = localDayOf(record.conversionDatetime, record.conversionTimezone);
     const minor = Math.round(record.conversionValue * entry.scale);
-    const sums = entry.days.get(day);
-    if (sums === undefined) entry.days.set(day, [1, minor]);
-    else {
-      sums[0]++;
-      sums[1] += minor;
+    let slot = day - entry.base;
+    if (slot < 0 || slot >= entry.records.length) {
+      if (!grow(entry, day)) {
+        const sums = entry.far.get(day);
+        if (sums === undefined) entry.far.set(day, [1, minor]);
+        else sums[0]++, (sums[1] += minor);
+        return;
+      }
+      slot = day - entry.base;
     }
+    entry.records[slot]!++;
+    entry.minor[slot]! += minor;
   }
 
   /** By day, then currency: what the report draws. */
   toJSON(): DayRevenue[] {
     const out: DayRevenue[] = [];
-    for (const [currency, { scale, days }] of this.#currencies) {
-      for (const [day, [records, minor]] of days) {
-        out.push({ day: isoDay(day), currency, records, value: minor / scale });
+    for (const { currency, scale, base, records, minor, far } of this.#currencies.values()) {
+      for (let i = 0; i < records.length; i++) {
+        if (records[i]! > 0)
+          out.push({ day: isoDay(base + i), currency, records: records[i]!, value: minor[i]! / scale });
       }
+      for (const [day, [n, sum]] of far)
+        out.push({ day: isoDay(day), currency, records: n, value: sum / scale });
     }
     return out.sort((a, b) =>
       a.day === b.day ? a.currency.localeCompare(b.currency) : a.day < b.day ? -1 : 1,
     );
   }
+
+  /** The currency's days; the last one is kept at hand, since exports run long in one currency. */
+  #entry(currency: string): CurrencyDays {
+    const last = this.#last;
+    if (last !== undefined && last.currency === currency) return last;
+    let entry = this.#currencies.get(currency);
+    if (entry === undefined) {
+      const empty = new Float64Array(0);
+      entry = {
+        currency,
+        scale: 10 ** minorUnits(currency),
+        base: 0,
+        records: empty,
+        minor: empty,
+        far: new Map(),
+      };
+      this.#currencies.set(currency, entry);
+    }
+    this.#last = entry;
+    return entry;
+  }
+}
+
+/** Widens the arrays to hold `day` (with a margin); false when that would pass MAX_SPAN days. */
+function grow(entry: CurrencyDays, day: number): boolean {
+  const empty = entry.records.length === 0;
+  const from = empty ? day - MARGIN : Math.min(entry.base, day - MARGIN);
+  const to = empty ? day + MARGIN : Math.max(entry.base + entry.records.length, day + MARGIN);
+  if (to - from > MAX_SPAN) return false;
+  const records = new Float64Array(to - from);
+  const minor = new Float64Array(to - from);
+  if (!empty) {
+    records.set(entry.records, entry.base - from);
+    minor.set(entry.minor, entry.base - from);
+  }
+  Object.assign(entry, { base: from, records, minor });
+  return true;
 }
 
 /** Days since 1970-01-01 of the local date of `iso` (`YYYY-MM-DDTHH:mm:ss.sssZ`, as validate.ts writes it) in `zone`. */
 export function localDayOf(iso: string, zone: string): number {
-  const utcMs = wallMs(
-    digits(iso, 0, 4),
-    digits(iso, 5, 2),
-    digits(iso, 8, 2),
-    digits(iso, 11, 2),
-    digits(iso, 14, 2),
-    digits(iso, 17, 2),
-    digits(iso, 20, 3),
+  const utcDay = daysFromCivil(
+    digit(iso, 0) * 1000 + digit(iso, 1) * 100 + digit(iso, 2) * 10 + digit(iso, 3),
+    digit(iso, 5) * 10 + digit(iso, 6),
+    digit(iso, 8) * 10 + digit(iso, 9),
   );
-  return Math.floor((utcMs + offsetAt(zone, utcMs) * 60_000) / MS_PER_DAY);
+  const timeOfDay =
+    (digit(iso, 11) * 10 + digit(iso, 12)) * 3_600_000 +
+    (digit(iso, 14) * 10 + digit(iso, 15)) * 60_000 +
+    (digit(iso, 17) * 10 + digit(iso, 18)) * 1000 +
+    digit(iso, 20) * 100 +
+    digit(iso, 21) * 10 +
+    digit(iso, 22);
+  const offsetMs = offsetAt(zone, utcDay * MS_PER_DAY + timeOfDay) * 60_000;
+  return utcDay + Math.floor((timeOfDay + offsetMs) / MS_PER_DAY);
 }
 
-function digits(text: string, at: number, length: number): number {
-  let value = 0;
-  for (let i = at; i < at + length; i++) value = value * 10 + (text.charCodeAt(i) - 48);
-  return value;
+function digit(text: string, at: number): number {
+  return text.charCodeAt(at) - 48;
 }
 
 /** `2026-03-09` for days since 1970-01-01. */

@@ -45,6 +45,23 @@ describe('DayRevenueTally', () => {
     ]);
   });
 
+  it('keeps days far apart and on both sides of the first one, a stray year included', () => {
+    const tally = new DayRevenueTally();
+    const at = (iso: string, value: number) => tally.add(record(value, 'USD', iso, 'UTC'));
+    at('2024-05-01T10:00:00.000Z', 1);
+    at('2024-09-30T10:00:00.000Z', 2);
+    at('2023-01-02T10:00:00.000Z', 4);
+    at('2001-01-01T10:00:00.000Z', 8);
+    at('2024-05-01T11:00:00.000Z', 16);
+    at('2001-01-01T12:00:00.000Z', 32);
+    expect(tally.toJSON()).toEqual([
+      { day: '2001-01-01', currency: 'USD', records: 2, value: 40 },
+      { day: '2023-01-02', currency: 'USD', records: 1, value: 4 },
+      { day: '2024-05-01', currency: 'USD', records: 2, value: 17 },
+      { day: '2024-09-30', currency: 'USD', records: 1, value: 2 },
+    ]);
+  });
+
   it('is empty without records', () => {
     expect(new DayRevenueTally().toJSON()).toEqual([]);
   });
