@@ -34,9 +34,8 @@ export class DayRevenueTally {
     let slot = day - entry.base;
     if (slot < 0 || slot >= entry.records.length) {
       if (!grow(entry, day)) {
-        const sums = entry.far.get(day);
-        if (sums === undefined) entry.far.set(day, [1, minor]);
-        else sums[0]++, (sums[1] += minor);
+        const sums = entry.far.get(day) ?? [0, 0];
+        entry.far.set(day, [sums[0] + 1, sums[1] + minor]);
         return;
       }
       slot = day - entry.base;
