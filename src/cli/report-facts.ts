@@ -5,7 +5,7 @@ import { maskUrl } from '../ledger/postgres/connection.js';
 import { DayRevenueTally } from '../pipeline/day-revenue.js';
 import { buildRunReport, maskEmails } from '../report/build-run-report.js';
 import { renderRunReport } from '../report/render-run-report.js';
-import type { GuardComparison, RunReport } from '../report/run-report.js';
+import type { RunReport } from '../report/run-report.js';
 import { emptySummary, type Summary } from '../report/summary.js';
 
 export class ReportFacts {
@@ -19,8 +19,6 @@ export class ReportFacts {
   runId: number | null = null;
   /** The rejects file, absolute, once the run wrote its first row there. */
   rejectsFile: string | null = null;
-  // TODO(#25): h-guard's comparison, once the guard lands on main; until then no comparison is shown.
-  guard: GuardComparison | null = null;
   /** `push --report`: the page to write at the end, absolute, once its path was checked. */
   out: string | null = null;
   /** The API key, so that no text of the report can hold it. */
@@ -42,7 +40,6 @@ export class ReportFacts {
         files: this.files,
         summary: summary ?? emptySummary(check),
         revenue: this.revenue.toJSON(),
-        guard: this.guard,
         rejectsFile: this.rejectsFile,
         exitCode,
       },

@@ -14,7 +14,6 @@ export interface RunFacts {
   files: readonly string[];
   summary: Summary;
   revenue: readonly DayRevenue[];
-  guard: GuardComparison | null;
   rejectsFile: string | null;
   exitCode: number | null;
 }
@@ -61,7 +60,7 @@ export function buildRunReport(facts: RunFacts, hide: (text: string) => string =
       hide,
     ),
     revenue: facts.revenue.map((day) => ({ ...day })),
-    guard: facts.guard && hiddenGuard(facts.guard, hide),
+    guard: guardOf(summary) && hiddenGuard(guardOf(summary)!, hide),
     rejectsFile: facts.rejectsFile === null ? null : hide(facts.rejectsFile),
     exitCode: facts.exitCode,
   };
@@ -75,6 +74,14 @@ function hiddenKeys(counts: Record<string, number>, hide: (text: string) => stri
     out[shown] = (out[shown] ?? 0) + count;
   }
   return out;
+}
+
+/**
+ * The value guard's comparison: the Summary carries it once the guard is in (issue 25, Summary.guard); a
+ * Summary without one (the guard off, --check, a run ended before it decided) has none.
+ */
+function guardOf(summary: Summary): GuardComparison | null {
+  return (summary as { guard?: GuardComparison | null }).guard ?? null;
 }
 
 function hiddenGuard(guard: GuardComparison, hide: (text: string) => string): GuardComparison {

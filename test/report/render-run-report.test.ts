@@ -168,7 +168,6 @@ describe('buildRunReport', () => {
       files: ['exports/bob@example.org.csv'],
       summary,
       revenue: [{ day: '2024-05-01', currency: 'EUR', records: 3, value: 9 }],
-      guard: null,
       rejectsFile: null,
       exitCode: 0,
     });
@@ -177,6 +176,33 @@ describe('buildRunReport', () => {
     expect(built.invalidReasons).toEqual({ 'rejected by server': 2 });
     expect(built.files).toEqual(['exports/b***@example.org.csv']);
     expect(JSON.stringify(built)).not.toContain('jane');
+  });
+
+  it("takes the value guard's comparison from the Summary, its sentences masked; none without one", () => {
+    const guard = {
+      verdict: 'stopped' as const,
+      currencies: [{ currency: 'EUR', run: { count: 1, median: 5, p90: 5, p99: 5, zeroShare: 0 } }],
+      findings: [
+        { kind: 'new-currency' as const, currency: 'EUR', message: 'EUR is new (ask ops@example.com)' },
+      ],
+      missingDays: [],
+    };
+    const facts = {
+      runId: 1,
+      startedAt: new Date(0),
+      finishedAt: new Date(0),
+      command: 'push',
+      files: [],
+      revenue: [],
+      rejectsFile: null,
+      exitCode: 6,
+    };
+    // Summary.guard comes with the guard (issue 25); a variable, so this compiles before and after it lands.
+    const guarded = { ...emptySummary(false), guard };
+    const withGuard = buildRunReport({ ...facts, summary: guarded });
+    expect(withGuard.guard?.verdict).toBe('stopped');
+    expect(withGuard.guard?.findings[0]?.message).toBe('EUR is new (ask o***@example.com)');
+    expect(buildRunReport({ ...facts, summary: emptySummary(false) }).guard).toBeNull();
   });
 
   it('maskEmails leaves text without an address as it is', () => {
