@@ -114,6 +114,39 @@ describe('revimport report on an SQLite ledger', () => {
   });
 });
 
+describe('push --report', () => {
+  it("draws what the run delivered: the days' sums are the summary's totals, per currency", async () => {
+    const pushed = await push(e2e.state, '--json', '--report', 'run.html');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const { totals } = JSON.parse(pushed.stdout) as { totals: Record<string, number> };
+    const drawn: Record<string, number> = {};
+    for (const bar of pageFacts(path.join(e2e.work, 'run.html')).bars) {
+      const [, currency, value] = bar.split(' ');
+      drawn[currency!] = (drawn[currency!] ?? 0) + Number(value);
+    }
+    expect(drawn).toEqual(totals);
+    expect(totals).toEqual({ EUR: 450, USD: 40 });
+  });
+
+  it('--check: the valid rows, no run id, nothing sent', async () => {
+    const checked = await push(e2e.state, '--check', '--report', 'check.html');
+    expect(checked.code, checked.stderr).toBe(0);
+    const facts = pageFacts(path.join(e2e.work, 'check.html'));
+    expect(facts.bars).toEqual(['2024-05-01 EUR 150', '2024-05-02 EUR 300', '2024-05-03 USD 40']);
+    expect(facts.html).toContain('(not recorded: --check)');
+    expect(facts.html).toContain('valid records (nothing was sent)');
+    expect(e2e.receiver.accepted).toHaveLength(0);
+  });
+
+  it('a report path that cannot be written is exit 2 before anything is sent', async () => {
+    const refused = await push(e2e.state, '--report', 'no/such/folder/run.html');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cannot write the report');
+    expect(refused.stderr).toContain('does not exist');
+    expect(e2e.receiver.accepted).toHaveLength(0);
+  });
+});
+
 describe.skipIf(skipPostgres())('revimport report on a PostgreSQL ledger', () => {
   let url: string;
   beforeEach(async () => {
