@@ -28,8 +28,9 @@ export class DayRevenueTally {
   #last: CurrencyDays | undefined;
 
   add(record: ConversionRecord): void {
+    const day = dayOf(record);
+    if (Number.isNaN(day) || !Number.isFinite(record.conversionValue)) return;
     const entry = this.#entry(record.conversionCurrency);
-    const day = localDayOf(record.conversionDatetime, record.conversionTimezone);
     const minor = Math.round(record.conversionValue * entry.scale);
     let slot = day - entry.base;
     if (slot < 0 || slot >= entry.records.length) {
@@ -80,6 +81,24 @@ export class DayRevenueTally {
     this.#last = entry;
     return entry;
   }
+}
+
+/**
+ * The record's local day. A record resent from the ledger was written by whatever revimport sent it first:
+ * an instant with an offset, no zone, a zone this Node does not know. Those count on their UTC day (NaN when
+ * the instant cannot be read: left out of the days, still in the totals); a hook that threw here would stop
+ * the delivery (found by test/e2e/ledger-copy-twice.test.ts).
+ */
+function dayOf(record: ConversionRecord): number {
+  const iso = record.conversionDatetime;
+  if (typeof iso === 'string' && iso.length === 24 && iso.charCodeAt(23) === 90) {
+    try {
+      return localDayOf(iso, record.conversionTimezone);
+    } catch {
+      // an unknown zone: the UTC day below
+    }
+  }
+  return Math.floor(Date.parse(iso) / MS_PER_DAY);
 }
 
 /** Widens the arrays to hold `day` (with a margin); false when that would pass MAX_SPAN days. */

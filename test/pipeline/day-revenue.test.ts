@@ -62,6 +62,16 @@ describe('DayRevenueTally', () => {
     ]);
   });
 
+  it('counts a record resent from an older ledger on its UTC day: an offset, no zone, an unknown zone; an unreadable one not', () => {
+    const tally = new DayRevenueTally();
+    const old = (at: string, zone: string | undefined) =>
+      tally.add({ ...record(10, 'EUR', at, 'UTC'), conversionTimezone: zone as string });
+    old('2026-11-01T23:30:00+01:00', undefined);
+    old('2026-11-01T23:30:00.000Z', 'Mars/Olympus');
+    old('not a date', 'UTC');
+    expect(tally.toJSON()).toEqual([{ day: '2026-11-01', currency: 'EUR', records: 2, value: 20 }]);
+  });
+
   it('is empty without records', () => {
     expect(new DayRevenueTally().toJSON()).toEqual([]);
   });
