@@ -85,3 +85,12 @@ export function checkLedgerPath(file: string, besideConfig?: string): void {
     hint: 'give --state, REVIMPORT_STATE or state in the config a path in a writable folder',
   });
 }
+
+/** `push --report` and `revimport report --out`: the page must be writable before the run (or the read). */
+export function checkReportPath(file: string, flag: string): void {
+  const problem = problemWith(file, false);
+  if (problem === undefined) return;
+  throw new UsageError(`cannot write the report ${file}: ${problem}`, {
+    hint: `give ${flag} a path in a writable folder`,
+  });
+}

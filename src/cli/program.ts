@@ -95,6 +95,10 @@ function addRowOptions(command: Command): Command {
         'net: values less what was refunded (default); gross: as written; adjust: net, and a later refund of a delivered order is sent once',
       ).choices(['net', 'gross', 'adjust']),
     )
+    .option(
+      '--report <file.html>',
+      'write the run report at the end (also of a stopped run): revenue per day, counts, the value guard; one self-contained HTML file',
+    )
     .option('--rejects-skipped', 'also write skipped rows (unpaid, refunded in full...) to the rejects file')
     .option(
       '--report-known',
@@ -144,6 +148,26 @@ const defineHistory: DefineCommand = (parent, context) =>
     .action(async (options: Record<string, unknown>) => {
       const { historyCommand } = await import('./commands/history.js');
       context.setExitCode(await historyCommand(options, context));
+    });
+
+/** `report`: a past run's report page, from the ledger (issue 25). */
+const defineReport: DefineCommand = (parent, context) =>
+  parent
+    .command('report')
+    .description(
+      "write a run's report (revenue per day, counts, the value guard) as one self-contained HTML file",
+    )
+    .option('--run <n>', 'the run, as history lists it (default: the last run)')
+    .option(
+      '-o, --out <file.html>',
+      'the file to write (default: revimport-run-<n>.html in the current folder)',
+    )
+    .option('-c, --config <path>', 'config file whose `state` names the ledger')
+    .option('--state <path|url>', 'ledger file, or postgres:// URL')
+    .option('-v, --verbose', 'print the config file and the ledger read, on stderr')
+    .action(async (options: Record<string, unknown>) => {
+      const { reportCommand } = await import('./commands/report.js');
+      context.setExitCode(await reportCommand(options, context));
     });
 
 /** `ledger copy|accounts|assign`: the ledger's subcommands. */
@@ -278,6 +302,7 @@ const commands: readonly DefineCommand[] = [
   definePush,
   defineRetry,
   defineHistory,
+  defineReport,
   defineLedger,
   definePresets,
   defineInit,

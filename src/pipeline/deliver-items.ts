@@ -3,8 +3,9 @@
 // (deliver/delivery-account.ts). The ledger may answer later (worker-ledger.ts): a batch's pending write
 // is awaited before its request, the other writes are tracked and a failed one stops the run.
 import type { Settings } from '../config/settings.js';
+import type { ConversionRecord } from '../record/fields.js';
 import type { Rejection } from '../report/rejection.js';
-import type { Summary, Totals } from '../report/summary.js';
+import type { Summary } from '../report/summary.js';
 import { checkUrl } from '../transport/client.js';
 import { createDeliverer, type Deliverer } from '../transport/deliver.js';
 import { chooseProxy } from '../transport/proxy.js';
@@ -20,14 +21,14 @@ export function makeDeliverer(
   deps: RunDeps,
   hooks: PipelineHooks,
   summary: Summary,
-  totals: Totals,
+  delivered: (record: ConversionRecord) => void,
   reject: (rejection: Rejection) => void,
   settled: (items: Item[]) => void,
   resend: boolean,
 ): Deliverer<Item> & { written(): Promise<void> } {
   const writes = new LedgerWrites();
   const ledger = new DeliveryLedger(deps.ledger, writes, resend);
-  const account = new DeliveryAccount({ ledger, writes, summary, totals, hooks, reject, settled });
+  const account = new DeliveryAccount({ ledger, writes, summary, delivered, hooks, reject, settled });
   const url = checkUrl(settings.baseUrl ?? '', settings.allowHttp, settings.apiKey);
   const deliverer = createDeliverer<Item>({
     url,

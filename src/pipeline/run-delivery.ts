@@ -40,7 +40,7 @@ export function openDelivery(
     deps,
     hooks,
     summary,
-    tally.deliveredTotals,
+    tally.addDelivered,
     reject,
     settled,
     resend !== false,

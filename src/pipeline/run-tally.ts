@@ -2,9 +2,11 @@
 // written to the rejects file) and the warnings; finalized once into the Summary the run returns.
 import type { ReportedIn } from '../ledger/types.js';
 import { minorUnits } from '../record/currency.js';
+import type { ConversionRecord } from '../record/fields.js';
 import type { Rejection } from '../report/rejection.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import { ErrorCollector, emptySummary, type Summary, Totals } from '../report/summary.js';
+import type { DayRevenueTally } from './day-revenue.js';
 import type { PipelineHooks } from './hooks.js';
 
 export class RunTally {
@@ -19,13 +21,32 @@ export class RunTally {
   readonly #check: boolean;
   readonly #hooks: Pick<PipelineHooks, 'onWarning' | 'onInvalid' | 'onPreset'>;
   readonly #rejects: RejectsWriter | undefined;
+  readonly #revenue: DayRevenueTally | undefined;
 
-  constructor(check: boolean, hooks: PipelineHooks, rejects: RejectsWriter | undefined) {
+  constructor(
+    check: boolean,
+    hooks: PipelineHooks,
+    rejects: RejectsWriter | undefined,
+    revenue?: DayRevenueTally,
+  ) {
     this.summary = emptySummary(check);
     this.#check = check;
     this.#hooks = hooks;
     this.#rejects = rejects;
+    this.#revenue = revenue;
   }
+
+  /** A valid record: in the --check totals, and under --check in the report's revenue per day. */
+  addValid(record: ConversionRecord): void {
+    this.validTotals.add(record.conversionCurrency, record.conversionValue);
+    if (this.#check) this.#revenue?.add(record);
+  }
+
+  /** A record the receiver accepted (this run's or a resent one): the push totals and the report's days. */
+  readonly addDelivered = (record: ConversionRecord): void => {
+    this.deliveredTotals.add(record.conversionCurrency, record.conversionValue);
+    this.#revenue?.add(record);
+  };
 
   /** A warning goes into the summary and is shown as it happens. */
   readonly warn = (message: string): void => {

@@ -25,7 +25,7 @@ export async function runPipeline(
   hooks: PipelineHooks = {},
 ): Promise<Summary> {
   const started = deps.now();
-  const tally = new RunTally(options.check, hooks, deps.rejects);
+  const tally = new RunTally(options.check, hooks, deps.rejects, deps.revenue);
   const delivery = options.check ? undefined : openDelivery(settings, options.resend, deps, hooks, tally);
   // The value guard holds this run's valid records until it has compared them with the target's history.
   const guard = openGuard(settings.guard, delivery?.queue, deps.guard, tally);

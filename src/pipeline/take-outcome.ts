@@ -55,7 +55,7 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
   /** Counted, and queued for delivery: true when the queue's chunk is full (no promise per row). */
   const valid = (result: Extract<CheckedRow, { ok: true }>): boolean => {
     summary.valid++;
-    tally.validTotals.add(result.record.conversionCurrency, result.record.conversionValue);
+    tally.addValid(result.record);
     hooks.onValid?.(result.record, result.row.source.file, result.row.line);
     if (!queue) return false;
     const { key, contentHash } = recordIdentity(result.record);

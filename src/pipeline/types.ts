@@ -3,6 +3,7 @@
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import type { RejectsWriter } from '../report/rejects.js';
 import type { Summary } from '../report/summary.js';
+import type { DayRevenueTally } from './day-revenue.js';
 import type { GuardHistory } from './guard/guard-history.js';
 import type { KnownProblems } from './known-problems.js';
 import type { ResendMode } from './known-records.js';
@@ -34,6 +35,11 @@ export interface RunDeps {
   /** The wall clock (epoch ms) for the plausible-instant bound; default Date.now. */
   wallClock?: () => number;
   signal?: AbortSignal;
+  /**
+   * Told each record the receiver accepted (push) or each valid record (--check): the run report's revenue
+   * per local day and currency (issue 25). Absent: not counted.
+   */
+  revenue?: DayRevenueTally;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
 }

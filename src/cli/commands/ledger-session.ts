@@ -19,9 +19,15 @@ import { KnownProblems } from '../../pipeline/known-problems.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/types.js';
 import type { Summary } from '../../report/summary.js';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
+import type { ReportFacts } from '../report-facts.js';
 
 type LedgerHandle = NonNullable<RunDeps['ledger']>;
-type RunInfo = { command: 'push' | 'retry'; files: string[] };
+type RunInfo = {
+  command: 'push' | 'retry';
+  files: string[];
+  /** What the run report is built from: saved with the run when it finishes (issue 25). */
+  report?: ReportFacts;
+};
 
 /** What a run learns on taking the ledger, before it sends anything (issue 19). */
 export interface LedgerFacts {
@@ -248,6 +254,7 @@ async function holding<L extends LedgerStore>(
     keyFingerprint: target.keyFingerprint,
     startedAt: started,
   });
+  if (run.report) run.report.runId = runId;
   const finish = async (summary: Summary | undefined, code: number) => {
     const finishedAt = Date.now();
     await ledger.finishRun(runId, {
@@ -257,6 +264,7 @@ async function holding<L extends LedgerStore>(
       finishedAt,
       reported: { targetId, fingerprints: remembers(summary, code) ? known.fresh : [] },
     });
+    await saveReport(session, ledger, runId, summary, code, finishedAt);
   };
   const thread = worker(ledger);
   try {
@@ -306,6 +314,27 @@ function guardHistory(ledger: LedgerStore, targetId: number): GuardHistory {
 const historySample = 20_000;
 /** Earlier runs whose reports give the target's delivered days (a daily export: three months). */
 const reportsRead = 90;
+
+/**
+ * The run's report kept with it (`revimport report` reads it), stopped runs included: best effort, a report
+ * that cannot be saved is said and does not change how the run ended.
+ */
+async function saveReport(
+  session: Session,
+  ledger: LedgerStore,
+  runId: number,
+  summary: Summary | undefined,
+  code: number,
+  finishedAt: number,
+): Promise<void> {
+  const facts = session.run.report;
+  if (!facts) return;
+  try {
+    await ledger.saveRunReport(runId, facts.report(summary, code, new Date(finishedAt)));
+  } catch (error) {
+    session.notify(`the run report could not be saved in the ledger: ${(error as Error).message}`);
+  }
+}
 
 /**
  * Whether a run's new problems become known (issue 20): only when its exit code could say them, 0 (within

@@ -7,7 +7,9 @@ import type { Summary } from '../../report/summary.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, exitCodeForError } from '../exit-codes.js';
 import { renderSummary } from '../render.js';
+import { ReportFacts, writeReportFile } from '../report-facts.js';
 import { publicTarget, type RunStamp, runJson, stampRun, timedRun } from '../run-report.js';
+import { describeSystemError } from '../system-errors.js';
 import type { LedgerFacts } from './ledger-session.js';
 import { signalExitCode } from './push-exit-code.js';
 import type { PreparedRun } from './push-prepare.js';
@@ -21,6 +23,8 @@ export interface Outcome {
 export interface Known {
   prepared?: PreparedRun;
   ledger?: LedgerFacts;
+  /** What the run's report (issue 25) is built from, gathered as the run goes. */
+  report: ReportFacts;
 }
 
 /** How a result is printed: the flags that choose it, and where the run was going. */
@@ -41,10 +45,11 @@ export async function reported(
   check: boolean,
   body: (known: Known) => Promise<Outcome>,
 ): Promise<number> {
-  const known: Known = {};
+  const stamp = stampRun();
+  const known: Known = { report: new ReportFacts(stamp.startedAt) };
   const printing: Printing = {
     context,
-    stamp: stampRun(),
+    stamp,
     known,
     check,
     json: raw.json === true,
@@ -59,14 +64,35 @@ export async function reported(
   try {
     outcome = await body(known);
   } catch (thrown) {
-    throw printFailure(printing, thrown);
+    const { error, exitCode } = printFailure(printing, thrown);
+    // The report of a stopped run is the most useful one: written also when an error ended it.
+    writeReport(printing, (thrown as ErrorWithSummary).summary, exitCode);
+    throw error;
   }
   printOutcome(printing, outcome);
+  writeReport(printing, outcome.summary, outcome.exitCode);
   return outcome.exitCode;
 }
 
+/**
+ * `push --report <file.html>` (issue 25): the page, path said on stderr. Its path was checked before the run
+ * (`out` is set then); a write that fails now is said and leaves the exit code as the run set it.
+ */
+function writeReport(printing: Printing, summary: Summary | undefined, exitCode: number): void {
+  const { io } = printing.context;
+  const facts = printing.known.report;
+  if (facts.out === null) return;
+  try {
+    writeReportFile(facts.out, facts.report(summary, exitCode, new Date()));
+  } catch (error) {
+    io.stderr.write(`cannot write the report ${facts.out}: ${describeSystemError(error)}\n`);
+    return;
+  }
+  if (!printing.quiet) io.stderr.write(`report: ${facts.out}\n`);
+}
+
 /** The run ended early (a refused key, an unreadable later file): what it did is still the result. */
-function printFailure(printing: Printing, thrown: unknown): unknown {
+function printFailure(printing: Printing, thrown: unknown): { error: unknown; exitCode: number } {
   const { context, stamp, known } = printing;
   const partial = (thrown as ErrorWithSummary).summary;
   // A ledger that could not be written (full disk...) stops the run as a delivery that cannot go on.
@@ -89,7 +115,7 @@ function printFailure(printing: Printing, thrown: unknown): unknown {
     const text = renderSummary(timedRun(partial, stamp, finishedAt), known.prepared ?? {});
     (printing.quiet ? io.stderr : io.stdout).write(text);
   }
-  return error;
+  return { error, exitCode };
 }
 
 function printOutcome(printing: Printing, outcome: Outcome): void {

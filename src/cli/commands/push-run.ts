@@ -2,6 +2,7 @@
 // progress display and the rejects file, run the pipeline (--check, --check --emit, or holding the ledger
 // after an optional --max-invalid pass), then close what it opened and settle the exit code.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import type { Settings } from '../../config/settings.js';
 import type { RevimportError } from '../../errors.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
@@ -14,6 +15,7 @@ import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { createProgress, type Progress, sizeOfInputs } from '../progress.js';
+import type { ReportFacts } from '../report-facts.js';
 import { publicTarget } from '../run-report.js';
 import { version } from '../version.js';
 import { adoptUserLedger, describeLedgerChoice, firstRunNotice } from './ledger-location.js';
@@ -34,6 +36,8 @@ export interface Execution {
   deliveryProblem?: RevimportError;
   /** --check --emit: the file each record that would be sent is written to, as a JSON line. */
   emit?: string;
+  /** What the run report is built from (issue 25): told the revenue, the run's id, the rejects file. */
+  report?: ReportFacts;
   /** Told what the run found on taking the ledger (for the --json line). */
   onLedger?: (facts: LedgerFacts) => void;
 }
@@ -72,7 +76,7 @@ export async function execute(
     context,
     progress,
     label,
-    rejects: openRunRejects(prepared.settings, label),
+    rejects: openRunRejects(prepared.settings, label, run.report, io.cwd),
     base: { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal },
     exitCodeOf: (summary) => exitCodeOfRun(summary, run.check, prepared.settings, signal),
   };
@@ -112,11 +116,24 @@ function startProgress(
   });
 }
 
-/** The --rejects file, named and opened at its first row (see `label`); undefined without --rejects. */
-function openRunRejects(settings: Settings, label: { value: string }): RejectsWriter | undefined {
+/**
+ * The --rejects file, named and opened at its first row (see `label`); undefined without --rejects. The
+ * report links to the file by the name it got then.
+ */
+function openRunRejects(
+  settings: Settings,
+  label: { value: string },
+  report: ReportFacts | undefined,
+  cwd: string,
+): RejectsWriter | undefined {
   const template = settings.rejectsPath;
   if (!template) return undefined;
-  return openRejects(() => rejectsPathOf(template, label.value), {
+  const named = () => {
+    const file = rejectsPathOf(template, label.value);
+    if (report) report.rejectsFile = path.resolve(cwd, file);
+    return file;
+  };
+  return openRejects(named, {
     maxRows: settings.limits.maxRejects,
     run: () => label.value,
   });
@@ -154,8 +171,9 @@ function checkOptions(files: string[]): RunOptions {
 
 /** --check: the rows validated and reported, nothing sent; with --emit, each record written as it would go. */
 async function checkOnly(parts: RunParts): Promise<Summary> {
-  const { prepared, run, base, rejects, progress } = parts;
+  const { prepared, run, rejects, progress } = parts;
   const { settings } = prepared;
+  const base = { ...parts.base, revenue: run.report?.revenue };
   if (!run.emit) return runPipeline(settings, checkOptions(run.files), { ...base, rejects }, progress.hooks);
   // Each record exactly as a push would send it, with where it came from: inspect before sending.
   const fd = openSync(run.emit, 'w', 0o600);
@@ -209,7 +227,14 @@ async function pushHolding(parts: RunParts, ledger: LedgerHandle, facts: LedgerF
     // The invalid rows are in the rejects file already; the push pass adds only the server's refusals.
     pushRejects = rejects && withoutInvalid(rejects);
   }
-  const deps = { ...base, rejects: pushRejects, ledger, known: facts.known, guard: facts.history };
+  const deps = {
+    ...base,
+    rejects: pushRejects,
+    ledger,
+    known: facts.known,
+    guard: facts.history,
+    revenue: run.report?.revenue,
+  };
   return runPipeline(settings, run, deps, progress.hooks);
 }
 

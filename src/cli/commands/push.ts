@@ -5,7 +5,8 @@ import path from 'node:path';
 import { ConfigError, NoPresetError, UsageError } from '../../errors.js';
 import type { ErrorWithSummary } from '../../pipeline/types.js';
 import type { CommandContext } from '../context.js';
-import { checkEmitPath, checkLedgerPath, checkRejectsPath } from '../output-paths.js';
+import { checkEmitPath, checkLedgerPath, checkRejectsPath, checkReportPath } from '../output-paths.js';
+import type { ReportFacts } from '../report-facts.js';
 import { describeSystemError } from '../system-errors.js';
 import { namingConfig } from './named-config.js';
 import { besideConfig, checkDelivery, type PreparedRun, prepare, requireTarget } from './push-prepare.js';
@@ -26,6 +27,8 @@ export async function pushCommand(
     const prepared = await prepare(raw, context, !check);
     known.prepared = prepared;
     const emit = checkPushPaths(files, raw.emit, prepared, context.io.cwd, check);
+    Object.assign(known.report, { command: check ? 'push --check' : 'push', files });
+    reportTo(known.report, raw.report, prepared, context.io.cwd);
     const delivery = check ? checkDelivery(prepared) : undefined;
     if (delivery === 'no baseUrl' && prepared.mode !== 'quiet') {
       context.io.stderr.write(
@@ -38,6 +41,7 @@ export async function pushCommand(
       files,
       check,
       resend: flags.resend === undefined ? false : flags.resend === 'changed' ? 'changed' : 'all',
+      report: known.report,
       onLedger: (facts) => {
         known.ledger = facts;
       },
@@ -53,6 +57,8 @@ export async function retryCommand(raw: Record<string, unknown>, context: Comman
   return reported(raw, context, false, async (known) => {
     const prepared = { ...(await prepare(raw, context)), command: 'retry' as const };
     known.prepared = prepared;
+    known.report.command = 'retry';
+    reportTo(known.report, undefined, prepared, context.io.cwd);
     if (prepared.settings.rejectsPath) checkRejectsPath(rejectsPathOf(prepared.settings.rejectsPath, '0'));
     checkLedgerPath(prepared.settings.statePath, besideConfig(prepared.ledger));
     if (!prepared.settings.baseUrl) {
@@ -65,11 +71,21 @@ export async function retryCommand(raw: Record<string, unknown>, context: Comman
       files: [],
       check: false,
       resend: false,
+      report: known.report,
       onLedger: (facts) => {
         known.ledger = facts;
       },
     });
   });
+}
+
+/** `--report <file.html>`: checked writable before anything is sent; the key kept out of every text of it. */
+function reportTo(facts: ReportFacts, flag: unknown, prepared: PreparedRun, cwd: string): void {
+  facts.apiKey = prepared.settings.apiKey;
+  if (typeof flag !== 'string') return;
+  const out = path.resolve(cwd, flag);
+  checkReportPath(out, '--report');
+  facts.out = out;
 }
 
 /**

@@ -1,8 +1,10 @@
 // The deliverer's hooks as the pipeline answers them: each outcome of a body is counted in the summary,
 // reported, and written to the ledger (delivery-ledger.ts), in that order. A failed write stops the run:
 // the hook that meets it throws (LedgerWrites.halt), which the deliverer turns into a stop.
+
+import type { ConversionRecord } from '../../record/fields.js';
 import type { Rejection } from '../../report/rejection.js';
-import type { Summary, Totals } from '../../report/summary.js';
+import type { Summary } from '../../report/summary.js';
 import type { DeliveryHooks } from '../../transport/deliver.js';
 import type { PipelineHooks } from '../hooks.js';
 import type { Item } from '../item.js';
@@ -15,8 +17,8 @@ export interface AccountParts {
   ledger: DeliveryLedger;
   writes: LedgerWrites;
   summary: Summary;
-  /** The delivered amounts, per currency. */
-  totals: Totals;
+  /** Told each record the receiver accepted: the totals per currency, the report's revenue per day. */
+  delivered: (record: ConversionRecord) => void;
   hooks: PipelineHooks;
   reject: (rejection: Rejection) => void;
   /** Items whose outcome is final (resend.ts waits for the earlier runs' records). */
@@ -48,10 +50,10 @@ export class DeliveryAccount implements DeliveryHooks<Item> {
   // An answer is counted first and then recorded: after the ledger failed, what the server stored is
   // still `sent` (the summary fell below the receiver's count, test/e2e/ledger-full.test.ts).
   onDelivered(items: Item[], info: { idempotencyKey: string }): void {
-    const { summary, totals, hooks } = this.#parts;
+    const { summary, delivered, hooks } = this.#parts;
     const earlier = countAnswer(summary, 'delivered', items);
     for (const item of items) {
-      totals.add(item.record.conversionCurrency, item.record.conversionValue);
+      delivered(item.record);
       if (item.reprice) summary.adjusted++;
     }
     if (items.length > earlier) hooks.onDelivered?.(items.length - earlier);
