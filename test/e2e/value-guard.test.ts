@@ -226,6 +226,16 @@ describe.each(['sqlite', 'postgres'] as const)('gaps in a series on %s', (backen
     expect(e2e.receiver.accepted).toHaveLength(12);
   });
 
+  it('reads the earlier days from the report the earlier push saved itself', async () => {
+    // No report written by the test: the first push keeps its own (revenue per local day) with its run.
+    const first = await push(daily('week.csv', [1, 2, 3, 4, 5, 6, 7], 1));
+    expect(first.code, first.stderr).toBe(0);
+    const run = await push(daily('next.csv', [8, 9, 11, 12], 100));
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ sent: 4, guard: { missingDays: ['2024-05-10'] } });
+    expect(run.stderr).toContain('no day of 2024-05-10');
+  });
+
   it('says nothing of a hole where earlier deliveries were not daily, nor of a run without one', async () => {
     const holed = await push(daily('holed.csv', [20, 22], 200));
     expect(JSON.parse(holed.stdout)).toMatchObject({ sent: 2, guard: { missingDays: [] } });
