@@ -24,7 +24,8 @@ export const ExitCode = {
   locked: 5,
   /**
    * The value guard stopped the run before it sent any record of its own (issue 25): its values do not look
-   * like what the target was sent before. Check them; --accept-shift sends such a run.
+   * like what the target was sent before; or, past the held records, where a currency the target never had
+   * appeared (what was sent before stays sent). Check them; --accept-shift sends such a run.
    */
   guardStopped: 6,
   /** A bug in revimport (BSD EX_SOFTWARE). */

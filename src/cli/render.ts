@@ -90,7 +90,7 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
     );
     lines.push(`delivered totals: ${formatTotals(summary.totals)}`);
     // Issue 19: what the ledger could not keep is said, so the counts add up to what it holds.
-    if (summary.guard?.verdict === 'stopped') lines.push(...guardLines(summary.guard));
+    if (summary.guard?.verdict === 'stopped') lines.push(...guardLines(summary.guard, summary));
     else if (summary.notSent)
       lines.push(
         `not sent: ${counted(summary.notSent, 'record')} the run stopped before, not in the ledger: ` +
@@ -116,10 +116,16 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
  * The value guard's stop (issue 25), in the summary too: under --quiet the warning is not shown, and a cron
  * log must still say why nothing was sent.
  */
-function guardLines(guard: GuardComparison): string[] {
+function guardLines(guard: GuardComparison, summary: Summary): string[] {
+  // Stopped late (a currency never delivered, past the held records): the records before it went on.
+  const before = summary.valid - summary.notSent;
+  const what =
+    before > 0
+      ? `the ${counted(before, 'record')} before it went on as usual, ${counted(summary.notSent, 'record')} not sent`
+      : `none of its ${counted(summary.valid, 'record')} sent`;
   return [
     ...guard.findings.map((finding) => `value guard: ${finding.message}`),
-    'not sent: the value guard stopped the run (exit 6), nothing of it is in the ledger: check the values, ' +
+    `not sent: the value guard stopped the run (exit 6), ${what}: check the values, ` +
       'fix the mapping, or push again with --accept-shift',
   ];
 }

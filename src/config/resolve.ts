@@ -225,6 +225,7 @@ function guardSettings(flags: PushFlags, config: WrittenConfig): Settings['guard
     medianFactor: written.medianFactor ?? base.medianFactor,
     zeroShareJump: written.zeroShareJump ?? base.zeroShareJump,
     minHistory: written.minHistory ?? base.minHistory,
+    minRun: written.minRun ?? base.minRun,
     holdRecords: written.holdRecords ?? base.holdRecords,
     acceptShift: flags.acceptShift ?? false,
   };

@@ -371,6 +371,8 @@ export const configSchema = z
         zeroShareJump: z.number().gt(0).max(1).optional(),
         /** Delivered records of a currency needed before it is compared at all; default 20. */
         minHistory: positiveInt.optional(),
+        /** Valid records of a currency a run needs before its median and zero share are judged; default 5. */
+        minRun: positiveInt.optional(),
         /** Valid records held back, at most, before the guard decides (the rest of the run measured after); default 20,000. */
         holdRecords: positiveInt.max(1_000_000).optional(),
       })

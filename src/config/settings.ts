@@ -75,6 +75,8 @@ export interface GuardSettings {
   zeroShareJump: number;
   /** Fewer delivered records of a currency than this: no history, nothing said about it. */
   minHistory: number;
+  /** Fewer valid records of a currency in the run than this: its median and zero share are not judged. */
+  minRun: number;
   /** Valid records held before the guard decides. */
   holdRecords: number;
   /** --accept-shift: a shift found is reported and the run sends anyway (verdict `accepted`). */
@@ -116,6 +118,8 @@ export const defaults = {
     medianFactor: 10,
     zeroShareJump: 0.2,
     minHistory: 20,
+    /** One large or free order in a small run is no shift (a run of 1 at 12x the median stopped cron). */
+    minRun: 5,
     /** Nearly every real export is held whole; a bigger one is decided on its first 20,000 records. */
     holdRecords: 20_000,
     acceptShift: false,

@@ -117,7 +117,8 @@ function reasonsSection(title: string, id: string, reasons: Record<string, numbe
 const verdicts: Record<GuardComparison['verdict'], string> = {
   'no-history': 'no history for this target: nothing compared',
   passed: 'passed: the run looks like what this target received before',
-  stopped: 'stopped: the run was stopped before sending',
+  stopped:
+    'stopped: the run was stopped before sending (or, for a currency first seen late, where it appeared)',
   accepted: 'accepted: sent with --accept-shift despite the findings',
 };
 

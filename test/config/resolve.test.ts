@@ -177,16 +177,20 @@ describe('the value guard settings (issue 25)', () => {
       medianFactor: 10,
       zeroShareJump: 0.2,
       minHistory: 20,
+      minRun: 5,
       holdRecords: 20_000,
       acceptShift: false,
     });
-    const config = { guard: { medianFactor: 5, zeroShareJump: 0.5, minHistory: 100, enabled: false } };
+    const config = {
+      guard: { medianFactor: 5, zeroShareJump: 0.5, minHistory: 100, minRun: 2, enabled: false },
+    };
     const { settings } = resolveSettings(base({ config, flags: { acceptShift: true } }));
     expect(settings.guard).toEqual({
       enabled: false,
       medianFactor: 5,
       zeroShareJump: 0.5,
       minHistory: 100,
+      minRun: 2,
       holdRecords: 20_000,
       acceptShift: true,
     });

@@ -145,6 +145,51 @@ describe('the value guard past its hold (guard.holdRecords)', () => {
     expect(run.json.rowsRead).toBe(31);
     const ids = e2e.receiver.accepted.map((a) => Number(a.record.conversionId));
     expect(Math.max(...ids)).toBe(130);
+    // The summary says what was sent stays sent (a late stop is not "nothing sent").
+    const text = await runCli(['push', file, '-c', e2e.config, '--batch-size', '10'], {
+      cwd: e2e.work,
+      env: e2e.env(),
+    });
+    expect(text.code, text.stderr).toBe(6);
+    expect(text.stdout).toContain(
+      'the value guard stopped the run (exit 6), the 30 records before it went on as usual, 1 record not sent',
+    );
+    // Checked by the user: --accept-shift takes the late currency too, and the rest of the run is sent.
+    const accepted = await runCli(['push', file, '-c', e2e.config, '--json', '--accept-shift'], {
+      cwd: e2e.work,
+      env: e2e.env(),
+    });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(JSON.parse(accepted.stdout)).toMatchObject({
+      sent: 10,
+      alreadySent: 30,
+      notSent: 0,
+      guard: { verdict: 'accepted', findings: [{ kind: 'new-currency', currency: 'USD' }] },
+    });
+    expect(accepted.stderr).toContain('value guard: sent with --accept-shift although USD:');
+    expect(e2e.receiver.accepted.filter((a) => a.record.conversionCurrency === 'USD')).toHaveLength(10);
+  });
+
+  it('counts the held records not sent when the delivery stops while they are released (a refused key)', async () => {
+    expect(
+      (
+        await runCli(['push', writeRows('history.csv', 1, 100), '-c', e2e.config], {
+          cwd: e2e.work,
+          env: e2e.env(),
+        })
+      ).code,
+    ).toBe(0);
+    // 3,000 ordinary records held whole, released in look-up chunks of 512; the first request gets a 401.
+    const run = await runCli(['push', writeRows('next.csv', 101, 3100), '-c', e2e.config, '--json'], {
+      cwd: e2e.work,
+      env: e2e.env(e2e.receiver, 'not-the-key-9f3a'),
+    });
+    expect(run.code, run.stderr).toBe(3);
+    const json = JSON.parse(run.stdout);
+    expect(json).toMatchObject({ valid: 3000, sent: 0, guard: { verdict: 'passed' } });
+    // Every valid record has one outcome: none dropped from the counts between the guard and the delivery.
+    const outcomes = ['sent', 'alreadySent', 'changed', 'rejected', 'failed', 'pending', 'notSent'];
+    expect(outcomes.reduce((sum, k) => sum + (json[k] as number), 0)).toBe(3000);
   });
 });
 

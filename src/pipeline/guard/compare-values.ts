@@ -4,7 +4,7 @@
 import type { GuardSettings } from '../../config/settings.js';
 import type { GuardComparison, GuardFinding, ValueStats } from '../../report/run-report.js';
 
-export type GuardThresholds = Pick<GuardSettings, 'medianFactor' | 'zeroShareJump' | 'minHistory'>;
+export type GuardThresholds = Pick<GuardSettings, 'medianFactor' | 'zeroShareJump' | 'minHistory' | 'minRun'>;
 
 /** Figures per currency. */
 export type StatsByCurrency = Record<string, ValueStats>;
@@ -36,10 +36,12 @@ export function compareValues(
 
 /** A currency the target has history in: its median and its zero share. */
 function shifts(currency: string, run: ValueStats, past: ValueStats, t: GuardThresholds): GuardFinding[] {
-  if (past.count < t.minHistory || run.count === 0) return [];
+  if (past.count < t.minHistory || run.count < t.minRun) return [];
   const findings: GuardFinding[] = [];
   const ratio = medianRatio(run, past);
-  if (ratio !== undefined && (ratio >= t.medianFactor || ratio <= 1 / t.medianFactor)) {
+  if (ratio !== undefined && ratio < 0) {
+    findings.push({ kind: 'median-shift', currency, message: signMessage(currency, run, past) });
+  } else if (ratio !== undefined && (ratio >= t.medianFactor || ratio <= 1 / t.medianFactor)) {
     findings.push({ kind: 'median-shift', currency, message: medianMessage(currency, run, past, ratio) });
   }
   // A small tolerance: 0.3 - 0.1 is 0.19999999999999998 in binary.
@@ -49,10 +51,14 @@ function shifts(currency: string, run: ValueStats, past: ValueStats, t: GuardThr
   return findings;
 }
 
-/** run median / history median; undefined when either is 0 (a zero median is the zero share's to judge). */
+/**
+ * run median / history median, negative when their signs differ (refunds sent as revenue: with
+ * `allowNegative`, a run of refunds against a history of sales); undefined when either is 0 (a zero median is
+ * the zero share's to judge).
+ */
 export function medianRatio(run: ValueStats, past: ValueStats): number | undefined {
   if (run.median === 0 || past.median === 0) return undefined;
-  return Math.abs(run.median / past.median);
+  return run.median / past.median;
 }
 
 function newCurrency(currency: string, run: ValueStats, known: [string, ValueStats][]): GuardFinding {
@@ -70,6 +76,14 @@ function medianMessage(currency: string, run: ValueStats, past: ValueStats, rati
     `${currency}: the median value of this run's ${count(run.count)} records is ${amount(run.median)}, ` +
     `${how} the median ${amount(past.median)} of ${count(past.count)} records delivered to this target before ` +
     `(90th percentile ${amount(run.p90)} against ${amount(past.p90)})`
+  );
+}
+
+function signMessage(currency: string, run: ValueStats, past: ValueStats): string {
+  return (
+    `${currency}: the median value of this run's ${count(run.count)} records is ${amount(run.median)}, ` +
+    `of the other sign than the median ${amount(past.median)} of ${count(past.count)} records delivered to this ` +
+    'target before'
   );
 }
 

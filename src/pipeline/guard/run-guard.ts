@@ -28,6 +28,8 @@ export class RunGuard {
   /** Whether the earlier days are a daily series: only then are the run's days worth taking per record. */
   #dailySeries = false;
   readonly #late: GuardFinding[] = [];
+  /** Late currencies sent under --accept-shift: not held again. */
+  readonly #acceptedLate = new Set<string>();
   #stopped = false;
   #released = 0;
   readonly #values = new Map<string, number[]>();
@@ -125,7 +127,8 @@ export class RunGuard {
           `but no day of ${missing.join(', ')}, where this target's earlier deliveries were daily (sent anyway; check the export's date range)`,
       );
     }
-    const verdict = this.#late.length > 0 && decision.verdict !== 'accepted' ? 'stopped' : decision.verdict;
+    const late = this.#late.length > 0 && decision.verdict !== 'accepted';
+    const verdict = late ? (this.#settings.acceptShift ? 'accepted' : 'stopped') : decision.verdict;
     return {
       verdict,
       currencies: final.currencies,
@@ -147,6 +150,7 @@ export class RunGuard {
     const verdict = this.#decision!.verdict;
     if (verdict === 'no-history' || verdict === 'accepted') return false;
     const currency = item.record.conversionCurrency;
+    if (this.#acceptedLate.has(currency)) return false;
     return !(currency in this.#past) && !this.#decision!.currencies.some((c) => c.currency === currency);
   }
 
@@ -159,6 +163,12 @@ export class RunGuard {
     const run = valueStats(this.#values.get(record.conversionCurrency) ?? []);
     const late = compareValues({ [record.conversionCurrency]: run }, this.#past, this.#settings).findings;
     this.#late.push(...late);
+    if (this.#settings.acceptShift) {
+      // Checked by the user: the currency is taken, said once, and the run goes on (verdict `accepted`).
+      this.#acceptedLate.add(record.conversionCurrency);
+      this.#tally.warn(acceptedMessage({ ...this.#decision!, findings: late }));
+      return this.#release();
+    }
     this.#stop(lateStopMessage(late[0]!, this.#released));
   }
 
@@ -169,13 +179,23 @@ export class RunGuard {
     this.#stopper.abort();
   }
 
-  /** The held records into the real queue, in the order they were read. */
+  /**
+   * The held records into the real queue, in the order they were read. A flush that throws (the delivery
+   * stopped: a refused key, a ledger write failing) leaves the records not yet handed on held, so the run
+   * counts them `notSent` (takeHeld) instead of losing them from every count.
+   */
   async #release(): Promise<void> {
     const held = this.#held;
     this.#held = [];
-    for (const item of held) {
-      this.#released++;
-      if (this.#inner.add(item)) await this.#inner.flush();
+    let next = 0;
+    try {
+      while (next < held.length) {
+        const item = held[next++]!;
+        this.#released++;
+        if (this.#inner.add(item)) await this.#inner.flush();
+      }
+    } finally {
+      if (next < held.length) this.#held = held.slice(next);
     }
   }
 

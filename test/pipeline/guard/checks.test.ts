@@ -35,6 +35,13 @@ describe('compareValues', () => {
     ['a shipping column (~1/10)', ordinary.map((v) => v / 10), 'stopped', ['median-shift']],
     ['9 times: under the factor', ordinary.map((v) => v * 9), 'passed', []],
     ['a third zeros', [...ordinary.slice(0, 20), ...Array(10).fill(0)], 'stopped', ['zero-share']],
+    // Fewer than minRun (5) records: one large order or one free order is no shift.
+    ['one large order (12x the median)', [420], 'passed', []],
+    ['one free order', [0], 'passed', []],
+    ['a small run of refunds and one sale', [-20, -30, 45, 0], 'passed', []],
+    ['five orders in cents', [1200, 2500, 3100, 4000, 5600], 'stopped', ['median-shift']],
+    // The other sign: refunds sent as revenue (allowNegative), which no ratio of sizes shows.
+    ['refunds as revenue', ordinary.map((v) => -v), 'stopped', ['median-shift']],
   ])('%s: %s', (_name, values, verdict, kinds) => {
     const comparison = compareValues(run(values), history, thresholds);
     expect(comparison.verdict).toBe(verdict);
