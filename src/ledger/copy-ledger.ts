@@ -109,8 +109,20 @@ async function copyRuns({ sql, db, targetIds, runIds }: Copying): Promise<number
       ] as never[],
     );
     runIds.set(row.id, r!.id as number);
+    if (row.report) await copyReport(sql, row.report, r!.id as number);
   }
   return rows.length;
+}
+
+/** The run's report (issue 25), under the run's id in the copy; a run copied before keeps the one it has. */
+async function copyReport(sql: Copying['sql'], report: string, runId: number): Promise<void> {
+  let copied: string;
+  try {
+    copied = JSON.stringify({ ...(JSON.parse(report) as object), runId });
+  } catch {
+    return; // not a report this revimport wrote: the run is copied without it
+  }
+  await sql.unsafe('UPDATE revimport.runs SET report = $1 WHERE id = $2 AND report IS NULL', [copied, runId]);
 }
 
 const runOf = ({ runIds }: Copying, id: number | null) => (id === null ? null : (runIds.get(id) ?? null));

@@ -86,6 +86,8 @@ export interface RunDbRow {
   /** Since schema 4. */
   target_id?: number | null;
   key_fingerprint?: string | null;
+  /** Since schema 6: the run's report (report/run-report.ts), JSON. */
+  report?: string | null;
 }
 
 /** An open ledger. Not safe to share across processes without `acquireLock` (one run at a time). */

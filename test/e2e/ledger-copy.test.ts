@@ -2,6 +2,7 @@
 // as in ledger-migration.test.ts) moved into PostgreSQL loses nothing: the next push from the PostgreSQL
 // ledger resends the body in flight at the crash as the same body under the same key, resends the failed
 // record, never sends what was delivered, and history shows the copied runs.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
@@ -58,6 +59,28 @@ describe.skipIf(skipPostgres())('ledger copy', () => {
     const again = await runCli(['push', file, '-c', config, '--json'], { cwd: elsewhere, env });
     expect(JSON.parse(again.stdout)).toMatchObject({ retried: 0, sent: 0, alreadySent: 7 });
     expect(receiver.accepted).toHaveLength(4);
+  });
+
+  it("carries each run's report over, under the run's id in PostgreSQL (revimport report reads it there)", async () => {
+    const work = tempDir('revimport-copy-');
+    const state = path.join(work, 'ledger.db');
+    const { file, config } = writeFixtureExport(work);
+    const push = await runCli(['push', file, '-c', config, '--json'], {
+      cwd: work,
+      env: pushEnv(receiver.url, key, state),
+    });
+    expect(push.code, push.stderr).toBe(0);
+    const copy = await runCli(['ledger', 'copy', '--state', state, '--to', url, '--json'], { cwd: work });
+    expect(copy.code, copy.stderr).toBe(0);
+    const [run] = JSON.parse((await runCli(['history', '--json', '--state', url], { cwd: work })).stdout);
+    const out = path.join(work, 'copied.html');
+    const report = await runCli(['report', '--state', url, '--run', String(run.id), '--out', out], {
+      cwd: work,
+    });
+    expect(report.code, report.stderr).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain(`revimport run ${run.id}`);
+    expect(html).toContain(path.basename(file));
   });
 
   it('refuses a --to that is not a PostgreSQL URL, and a missing file (exit 2)', async () => {
