@@ -42,10 +42,12 @@ export function renderRunReport(report: RunReport): string {
 function runFacts(report: RunReport): string {
   const exit = report.exitCode;
   const exitCell =
-    exit === null ? 'not finished' : `<span class="${exit === 0 ? 'exit-0' : 'exit-bad'}">${exit}</span>`;
+    exit === null
+      ? 'not finished'
+      : `<span class="${exit === 0 ? 'exit-0' : 'exit-bad'}">${escapeHtml(String(exit))}</span>`;
   const files = report.files.length === 0 ? '(none)' : report.files.map(escapeHtml).join('<br>');
   const rows: [string, string][] = [
-    ['run', report.runId === null ? '(not recorded: --check)' : String(report.runId)],
+    ['run', report.runId === null ? '(not recorded: --check)' : escapeHtml(String(report.runId))],
     ['command', escapeHtml(report.command)],
     ['started', escapeHtml(report.startedAt)],
     ['finished', escapeHtml(report.finishedAt)],
@@ -61,7 +63,7 @@ function revenueSection(report: RunReport): string {
     .join('');
   const rows = report.revenue.map(
     (r) =>
-      `<tr><td>${escapeHtml(r.day)}</td><td>${escapeHtml(r.currency)}</td><td class="n">${r.records}</td><td class="n">${formatAmount(r.value)}</td></tr>`,
+      `<tr><td>${escapeHtml(r.day)}</td><td>${escapeHtml(r.currency)}</td><td class="n">${escapeHtml(String(r.records))}</td><td class="n">${formatAmount(r.value)}</td></tr>`,
   );
   const what = report.command.includes('--check')
     ? 'valid records (nothing was sent)'
@@ -98,7 +100,7 @@ function countsSection(report: RunReport): string {
     .map(([key]) => [key, key] as [string, string]);
   const rows = [...mainCounts, ...others].map(
     ([key, label]) =>
-      `<tr data-count="${escapeHtml(key)}"><th>${escapeHtml(label)}</th><td class="n">${report.counts[key] ?? 0}</td></tr>`,
+      `<tr data-count="${escapeHtml(key)}"><th>${escapeHtml(label)}</th><td class="n">${escapeHtml(String(report.counts[key] ?? 0))}</td></tr>`,
   );
   return `<h2>Counts by outcome</h2>\n<table id="counts"><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -109,7 +111,10 @@ function reasonsSection(title: string, id: string, reasons: Record<string, numbe
     entries.length === 0
       ? '<p class="empty">None.</p>'
       : `<table id="${id}"><thead><tr><th>reason</th><th class="n">rows</th></tr></thead><tbody>${entries
-          .map(([reason, n]) => `<tr><td>${escapeHtml(reason)}</td><td class="n">${n}</td></tr>`)
+          .map(
+            ([reason, n]) =>
+              `<tr><td>${escapeHtml(reason)}</td><td class="n">${escapeHtml(String(n))}</td></tr>`,
+          )
           .join('')}</tbody></table>`;
   return `<h2>${title}</h2>\n${body}`;
 }
@@ -144,7 +149,7 @@ function guardSection(guard: GuardComparison | null): string {
 
 function statsCells(stats: ValueStats): string {
   const cells = [stats.count, formatAmount(stats.median), formatAmount(stats.p90), formatAmount(stats.p99)];
-  return `${cells.map((c) => `<td class="n">${c}</td>`).join('')}<td class="n">${(stats.zeroShare * 100).toFixed(1)}%</td>`;
+  return `${cells.map((c) => `<td class="n">${escapeHtml(String(c))}</td>`).join('')}<td class="n">${(Number(stats.zeroShare) * 100).toFixed(1)}%</td>`;
 }
 
 function rejectsSection(file: string | null): string {

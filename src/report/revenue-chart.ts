@@ -59,7 +59,7 @@ function renderPanel(rows: readonly DayRevenue[], days: readonly string[], panel
     const [y0, y1] = [y(Math.max(0, row.value)), y(Math.min(0, row.value))];
     const label = `${row.day} ${currency} ${formatAmount(row.value)} (${row.records} records)`;
     return (
-      `<rect class="bar" data-day="${row.day}" data-currency="${escapeHtml(currency)}" data-value="${row.value}" ` +
+      `<rect class="bar" data-day="${escapeHtml(row.day)}" data-currency="${escapeHtml(currency)}" data-value="${escapeHtml(String(row.value))}" ` +
       `x="${fixed(x)}" y="${fixed(y0)}" width="${fixed(barWidth)}" height="${fixed(y1 - y0)}" fill="${colour}">` +
       `<title>${escapeHtml(label)}</title></rect>`
     );
@@ -89,7 +89,7 @@ function xAxis(days: readonly string[], slot: number, top: number): string {
   const every = Math.max(1, Math.ceil(70 / slot));
   const labels = days.map((day, i) =>
     i % every === 0
-      ? `<text class="tick" x="${fixed(LEFT + i * slot + slot / 2)}" y="${base + 16}" text-anchor="middle">${day}</text>`
+      ? `<text class="tick" x="${fixed(LEFT + i * slot + slot / 2)}" y="${base + 16}" text-anchor="middle">${escapeHtml(day)}</text>`
       : '',
   );
   return `<line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${base}" y2="${base}"/>${labels.join('')}<text class="axis-label" x="${WIDTH - RIGHT}" y="${base + 34}" text-anchor="end">local day of the conversion</text>`;

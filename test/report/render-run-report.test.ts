@@ -100,6 +100,29 @@ describe('renderRunReport', () => {
     expect(html).toContain('data-currency="&lt;b&gt;"');
   });
 
+  it('escapes the figures too: a report from a tampered or foreign ledger holds no markup', () => {
+    // The figures come from the ledger's JSON (runs.report): numbers when revimport wrote them, anything else not.
+    const text = '<img src=x onerror=alert(1)>' as unknown as number;
+    const stats = { count: text, median: 1, p90: 1, p99: 1, zeroShare: 0 };
+    const html = renderRunReport(
+      report({
+        runId: text,
+        exitCode: text,
+        counts: { sent: text },
+        skippedReasons: { paid: text },
+        revenue: [{ day: '<img src=y>', currency: 'EUR', records: text, value: 1 }],
+        guard: {
+          verdict: 'passed',
+          currencies: [{ currency: 'EUR', run: stats, history: stats }],
+          findings: [],
+          missingDays: [],
+        },
+      }),
+    );
+    expect(html).not.toMatch(/<img/);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
   it("shows the guard's comparison: per currency run against history, the findings and the missing days", () => {
     const html = renderRunReport(
       report({
