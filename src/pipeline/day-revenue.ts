@@ -2,10 +2,9 @@
 // own conversionTimezone, summed exactly in minor units. Per record: a fixed-position parse of the ISO
 // instant, zone.ts's cached offset, and two array slots; no Date, no Intl, no Map lookup for the common case
 // (one currency after another, days within ten years), so a 1M-row push does not feel it (npm run bench).
-import { civilFromDays, daysFromCivil, MS_PER_DAY } from '../record/calendar.js';
 import { minorUnits } from '../record/currency.js';
 import type { ConversionRecord } from '../record/fields.js';
-import { offsetAt } from '../record/zone.js';
+import { dayText, recordDay } from '../record/local-day.js';
 import type { DayRevenue } from '../report/run-report.js';
 
 /** Days an array of one currency may span; a day farther out (a stray year) goes to `far`. */
@@ -28,7 +27,7 @@ export class DayRevenueTally {
   #last: CurrencyDays | undefined;
 
   add(record: ConversionRecord): void {
-    const day = dayOf(record);
+    const day = recordDay(record.conversionDatetime, record.conversionTimezone);
     if (Number.isNaN(day) || !Number.isFinite(record.conversionValue)) return;
     const entry = this.#entry(record.conversionCurrency);
     const minor = Math.round(record.conversionValue * entry.scale);
@@ -51,10 +50,10 @@ export class DayRevenueTally {
     for (const { currency, scale, base, records, minor, far } of this.#currencies.values()) {
       for (let i = 0; i < records.length; i++) {
         if (records[i]! > 0)
-          out.push({ day: isoDay(base + i), currency, records: records[i]!, value: minor[i]! / scale });
+          out.push({ day: dayText(base + i), currency, records: records[i]!, value: minor[i]! / scale });
       }
       for (const [day, [n, sum]] of far)
-        out.push({ day: isoDay(day), currency, records: n, value: sum / scale });
+        out.push({ day: dayText(day), currency, records: n, value: sum / scale });
     }
     return out.sort((a, b) =>
       a.day === b.day ? a.currency.localeCompare(b.currency) : a.day < b.day ? -1 : 1,
@@ -83,24 +82,6 @@ export class DayRevenueTally {
   }
 }
 
-/**
- * The record's local day. A record resent from the ledger was written by whatever revimport sent it first:
- * an instant with an offset, no zone, a zone this Node does not know. Those count on their UTC day (NaN when
- * the instant cannot be read: left out of the days, still in the totals); a hook that threw here would stop
- * the delivery (found by test/e2e/ledger-copy-twice.test.ts).
- */
-function dayOf(record: ConversionRecord): number {
-  const iso = record.conversionDatetime;
-  if (typeof iso === 'string' && iso.length === 24 && iso.charCodeAt(23) === 90) {
-    try {
-      return localDayOf(iso, record.conversionTimezone);
-    } catch {
-      // an unknown zone: the UTC day below
-    }
-  }
-  return Math.floor(Date.parse(iso) / MS_PER_DAY);
-}
-
 /** Widens the arrays to hold `day` (with a margin); false when that would pass MAX_SPAN days. */
 function grow(entry: CurrencyDays, day: number): boolean {
   const empty = entry.records.length === 0;
@@ -115,35 +96,4 @@ function grow(entry: CurrencyDays, day: number): boolean {
   }
   Object.assign(entry, { base: from, records, minor });
   return true;
-}
-
-/** Days since 1970-01-01 of the local date of `iso` (`YYYY-MM-DDTHH:mm:ss.sssZ`, as validate.ts writes it) in `zone`. */
-export function localDayOf(iso: string, zone: string): number {
-  const utcDay = daysFromCivil(
-    digit(iso, 0) * 1000 + digit(iso, 1) * 100 + digit(iso, 2) * 10 + digit(iso, 3),
-    digit(iso, 5) * 10 + digit(iso, 6),
-    digit(iso, 8) * 10 + digit(iso, 9),
-  );
-  const timeOfDay =
-    (digit(iso, 11) * 10 + digit(iso, 12)) * 3_600_000 +
-    (digit(iso, 14) * 10 + digit(iso, 15)) * 60_000 +
-    (digit(iso, 17) * 10 + digit(iso, 18)) * 1000 +
-    digit(iso, 20) * 100 +
-    digit(iso, 21) * 10 +
-    digit(iso, 22);
-  const offsetMs = offsetAt(zone, utcDay * MS_PER_DAY + timeOfDay) * 60_000;
-  return utcDay + Math.floor((timeOfDay + offsetMs) / MS_PER_DAY);
-}
-
-function digit(text: string, at: number): number {
-  return text.charCodeAt(at) - 48;
-}
-
-/** `2026-03-09` for days since 1970-01-01. */
-function isoDay(days: number): string {
-  const packed = civilFromDays(days);
-  const year = Math.floor(packed / 10_000);
-  const month = Math.floor(packed / 100) % 100;
-  const day = packed % 100;
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

@@ -3,7 +3,7 @@
 // masks e-mails here and, from the CLI, a URL's password and the API key too.
 import { maskEmail } from './rejection.js';
 import type { DayRevenue, GuardComparison, RunReport } from './run-report.js';
-import type { Summary } from './summary.js';
+import { recordedCounts, type Summary } from './summary.js';
 
 export interface RunFacts {
   runId: number | null;
@@ -18,31 +18,8 @@ export interface RunFacts {
   exitCode: number | null;
 }
 
-/** The Summary's counts the report shows (every count; not the duration or the request figures). */
-const countKeys = [
-  'rowsRead',
-  'folded',
-  'valid',
-  'invalid',
-  'knownInvalid',
-  'duplicates',
-  'skipped',
-  'sent',
-  'alreadySent',
-  'changed',
-  'adjusted',
-  'rejected',
-  'knownRefused',
-  'failed',
-  'pending',
-  'notSent',
-  'unrecorded',
-  'retried',
-  'retriedSent',
-  'retriedRejected',
-  'retriedFailed',
-  'retriedPending',
-] as const satisfies readonly (keyof Summary)[];
+/** The Summary's counts the report shows: those a run records in the ledger, and the adjustments sent. */
+const countKeys = [...recordedCounts, 'adjusted'] as const;
 
 export function buildRunReport(facts: RunFacts, hide: (text: string) => string = maskEmails): RunReport {
   const { summary } = facts;

@@ -221,3 +221,28 @@ export function emptySummary(check: boolean): Summary {
     check,
   };
 }
+
+/** The counts a run records in the ledger's runs table (`revimport history`). */
+export const recordedCounts = [
+  'rowsRead',
+  'folded',
+  'valid',
+  'invalid',
+  'knownInvalid',
+  'skipped',
+  'sent',
+  'rejected',
+  'knownRefused',
+  'duplicates',
+  'alreadySent',
+  'changed',
+  'retried',
+  'retriedSent',
+  'retriedRejected',
+  'retriedFailed',
+  'retriedPending',
+  'failed',
+  'pending',
+  'notSent',
+  'unrecorded',
+] as const satisfies readonly (keyof Summary)[];

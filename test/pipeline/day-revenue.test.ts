@@ -1,8 +1,9 @@
 // The run report's revenue per local day and currency (issue 25): each record on the day of its own zone,
 // summed exactly in minor units.
 import { describe, expect, it } from 'vitest';
-import { DayRevenueTally, localDayOf } from '../../src/pipeline/day-revenue.js';
+import { DayRevenueTally } from '../../src/pipeline/day-revenue.js';
 import type { ConversionRecord } from '../../src/record/fields.js';
+import { localDayNumber as localDayOf } from '../../src/record/local-day.js';
 
 const record = (value: number, currency: string, at: string, zone: string): ConversionRecord => ({
   conversionValue: value,

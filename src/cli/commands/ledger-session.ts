@@ -17,7 +17,7 @@ import { WorkerLedger } from '../../ledger/worker-ledger.js';
 import type { GuardHistory } from '../../pipeline/guard/guard-history.js';
 import { KnownProblems } from '../../pipeline/known-problems.js';
 import type { ErrorWithSummary, RunDeps } from '../../pipeline/types.js';
-import type { Summary } from '../../report/summary.js';
+import { recordedCounts, type Summary } from '../../report/summary.js';
 import { ExitCode, exitCodeFor, exitCodeForError } from '../exit-codes.js';
 import type { ReportFacts } from '../report-facts.js';
 
@@ -347,31 +347,6 @@ function remembers(summary: Summary | undefined, code: number): boolean {
   return code === ExitCode.ok || code === ExitCode.partial;
 }
 
-/** The counts a run records in the ledger's runs table (`revimport history`). */
-const countKeys = [
-  'rowsRead',
-  'folded',
-  'valid',
-  'invalid',
-  'knownInvalid',
-  'skipped',
-  'sent',
-  'rejected',
-  'knownRefused',
-  'duplicates',
-  'alreadySent',
-  'changed',
-  'retried',
-  'retriedSent',
-  'retriedRejected',
-  'retriedFailed',
-  'retriedPending',
-  'failed',
-  'pending',
-  'notSent',
-  'unrecorded',
-] as const;
-
 function countsOf(summary: Summary): Record<string, number> {
-  return Object.fromEntries(countKeys.map((key) => [key, summary[key]]));
+  return Object.fromEntries(recordedCounts.map((key) => [key, summary[key]]));
 }

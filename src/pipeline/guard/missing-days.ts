@@ -1,28 +1,8 @@
 // Gaps in a series (issue 25): where a target's earlier deliveries cover consecutive days, the days a run
 // leaves out inside its own range are named (a warning, never a stop). A record's day is its local day in
 // its own zone. Pure.
-import { offsetAt } from '../../record/zone.js';
 
 const dayMs = 86_400_000;
-
-/** `yyyy-MM-dd` of an instant (`conversionDatetime`) in `zone`. */
-export function localDayOf(datetime: string, zone: string): string {
-  return dayText(localDayNumber(datetime, zone));
-}
-
-/**
- * The local day of an instant in `zone` as days since 1970-01-01: a number per record, made into text only
- * once per day at the end (offsetAt caches each zone's transitions; no formatter per record).
- */
-export function localDayNumber(datetime: string, zone: string): number {
-  const utcMs = Date.parse(datetime);
-  return Math.floor((utcMs + offsetAt(zone, utcMs) * 60_000) / dayMs);
-}
-
-/** `yyyy-MM-dd` of a day number (localDayNumber). */
-export function dayText(day: number): string {
-  return new Date(day * dayMs).toISOString().slice(0, 10);
-}
 
 /**
  * The days inside the run's range (its first to its last day) that neither the run nor an earlier delivery

@@ -4,6 +4,7 @@
 // none of its own sent. Every valid record is measured (values per currency, local days), also after the
 // decision: a currency the target never had that appears later stops the run there.
 import type { GuardSettings } from '../../config/settings.js';
+import { dayText, recordDay } from '../../record/local-day.js';
 import type { GuardComparison, GuardFinding } from '../../report/run-report.js';
 import type { Item } from '../item.js';
 import type { LookupQueue } from '../lookup-queue.js';
@@ -11,7 +12,7 @@ import type { RunTally } from '../run-tally.js';
 import { compareValues, type StatsByCurrency } from './compare-values.js';
 import type { GuardHistory } from './guard-history.js';
 import { acceptedMessage, lateStopMessage, stopMessage } from './guard-message.js';
-import { dayText, isSeries, localDayNumber, missingDays } from './missing-days.js';
+import { isSeries, missingDays } from './missing-days.js';
 import { valueStats } from './value-stats.js';
 
 export class RunGuard {
@@ -142,7 +143,7 @@ export class RunGuard {
     const list = this.#values.get(conversionCurrency);
     if (list) list.push(conversionValue);
     else this.#values.set(conversionCurrency, [conversionValue]);
-    if (this.#dailySeries) this.#days.add(localDayNumber(conversionDatetime, conversionTimezone));
+    if (this.#dailySeries) this.#days.add(recordDay(conversionDatetime, conversionTimezone));
   }
 
   /** After a decision that judged anything: a currency neither the history sample nor the run had. */

@@ -4,8 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { defaults } from '../../../src/config/settings.js';
 import { compareValues, type StatsByCurrency } from '../../../src/pipeline/guard/compare-values.js';
 import { stopMessage } from '../../../src/pipeline/guard/guard-message.js';
-import { localDayOf, missingDays } from '../../../src/pipeline/guard/missing-days.js';
+import { missingDays } from '../../../src/pipeline/guard/missing-days.js';
 import { valueStats } from '../../../src/pipeline/guard/value-stats.js';
+import { dayText, localDayNumber } from '../../../src/record/local-day.js';
+
+const localDayOf = (iso: string, zone: string) => dayText(localDayNumber(iso, zone));
 
 const thresholds = defaults.guard;
 /** 50 ordinary orders, 10.00 to 59.00. */
