@@ -143,7 +143,7 @@ export class RunGuard {
     const list = this.#values.get(conversionCurrency);
     if (list) list.push(conversionValue);
     else this.#values.set(conversionCurrency, [conversionValue]);
-    if (this.#dailySeries) this.#days.add(recordDay(conversionDatetime, conversionTimezone));
+    if (this.#dailySeries) this.#days.add(item.day ?? recordDay(conversionDatetime, conversionTimezone));
   }
 
   /** After a decision that judged anything: a currency neither the history sample nor the run had. */
