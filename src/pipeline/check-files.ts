@@ -77,7 +77,8 @@ async function checkRows(rows: AsyncIterable<SourceRow>, steps: FileSteps): Prom
       summary.folded++;
       continue;
     }
-    await take(result);
+    const taken = take(result);
+    if (taken) await taken;
     if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
     if (signal?.aborted) break;
   }

@@ -9,7 +9,8 @@ import type { LookupQueue } from './lookup-queue.js';
 import type { WireRow } from './row-thread/batch-codec.js';
 import type { RunTally } from './run-tally.js';
 
-export type TakeOutcome = (result: Exclude<RowOutcome, 'folded'>) => Promise<void>;
+/** A promise only when the caller must wait (a look-up chunk full): a promise per row cost a microtask per row. */
+export type TakeOutcome = (result: Exclude<RowOutcome, 'folded'>) => Promise<void> | undefined;
 
 /** Where valid records go: the look-up queue, or the value guard holding them first (guard/run-guard.ts). */
 export type ItemQueue = Pick<LookupQueue, 'add' | 'flush'>;
@@ -79,9 +80,10 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     return queue.add(item);
   };
 
-  return async (result) => {
+  return (result) => {
     if ('skipped' in result) skipped(result);
     else if (!result.ok) invalid(result);
-    else if (valid(result)) await queue!.flush();
+    else if (valid(result)) return queue!.flush();
+    return undefined;
   };
 }

@@ -75,7 +75,7 @@ async function run(): Promise<void> {
       useFormats: (file, formats) => check.useDateFormats(file, formats),
       warn,
     });
-    const take = async (outcome: TakenOutcome) => {
+    const take = (outcome: TakenOutcome) => {
       if ('ok' in outcome && outcome.ok) {
         const record = outcome.record;
         outcome.day = recordDay(record.conversionDatetime, record.conversionTimezone);
@@ -85,7 +85,7 @@ async function run(): Promise<void> {
         }
       }
       writer.outcome(outcome, counts());
-      if (writer.outcomes >= BATCH_OUTCOMES) await post();
+      return writer.outcomes >= BATCH_OUTCOMES ? post() : undefined;
     };
     await checkFiles(files, {
       inputs,
