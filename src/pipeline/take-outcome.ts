@@ -75,7 +75,6 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
       line: row.line,
       idColumn: result.idColumn,
     };
-    if (wire) item.json = wire.json;
     if (day !== undefined) item.day = day;
     return queue.add(item);
   };

@@ -11,11 +11,13 @@ import type { CheckedRow, SkippedRow } from '../rows/types.js';
  */
 export type WireRow = Extract<CheckedRow, { ok: true }> & { wire?: Wire; day?: number };
 
-/** The record's ledger identity and its JSON, computed where it was checked. */
+/**
+ * The record's ledger identity, computed where it was checked. Its JSON is not: JSON.stringify on the main
+ * thread cost less than carrying the text across (bench/README.md, "The row thread").
+ */
 export interface Wire {
   key: string;
   contentHash: string;
-  json: string;
 }
 
 /** An outcome the taker takes (folded rows are only counted). */
@@ -160,7 +162,6 @@ export class BatchWriter {
       mask |= 1 << stringFields.length;
       this.#text(wire.key);
       this.#text(wire.contentHash);
-      this.#text(wire.json);
     }
     this.#text(outcome.idColumn);
     for (const cell of row.cells) this.#text(cell);
@@ -287,8 +288,7 @@ export class BatchReader {
     if (mask & 4) record.conversionTimezone = next();
     for (let bit = 3; bit < stringFields.length; bit++)
       if (mask & (1 << bit)) draft[stringFields[bit]!] = next();
-    const wire =
-      mask & (1 << stringFields.length) ? { key: next(), contentHash: next(), json: next() } : undefined;
+    const wire = mask & (1 << stringFields.length) ? { key: next(), contentHash: next() } : undefined;
     const idColumn = next();
     const row: SourceRow = {
       kind: 'csv',

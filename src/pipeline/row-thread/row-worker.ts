@@ -80,8 +80,7 @@ async function run(): Promise<void> {
         const record = outcome.record;
         outcome.day = recordDay(record.conversionDatetime, record.conversionTimezone);
         if (wire) {
-          const { key, contentHash } = recordIdentity(record);
-          outcome.wire = { key, contentHash, json: JSON.stringify(record) };
+          outcome.wire = recordIdentity(record);
         }
       }
       writer.outcome(outcome, counts());

@@ -35,7 +35,7 @@ const full: TakenOutcome = {
   },
   row: { kind: 'csv', source, line: 2, cells: ['ord-1', '1.234,50', '', 'ünï\ncode'] },
   idColumn: 'Id',
-  wire: { key: 'id:ord-1', contentHash: 'f'.repeat(32), json: '{"x":1}' },
+  wire: { key: 'id:ord-1', contentHash: 'f'.repeat(32) },
   day: 20516,
 };
 const bare: TakenOutcome = {
