@@ -42,8 +42,12 @@ export function recordKey(record: ConversionRecord): string {
 /** Both at once, hashing only once: what the pipeline needs for every record. */
 export function recordIdentity(record: ConversionRecord): { key: string; contentHash: string } {
   const digest = contentHash(record);
-  const id = record.conversionId;
-  return { key: id !== undefined && id !== '' ? `id:${id}` : `h:${digest}`, contentHash: digest };
+  return { key: keyOf(record.conversionId, digest), contentHash: digest };
+}
+
+/** recordKey from its parts: a record's conversionId and its content hash. */
+export function keyOf(conversionId: string | undefined, contentHash: string): string {
+  return conversionId !== undefined && conversionId !== '' ? `id:${conversionId}` : `h:${contentHash}`;
 }
 
 /**

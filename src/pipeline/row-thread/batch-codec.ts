@@ -2,6 +2,7 @@
 // string and two typed arrays per batch, so that a batch crosses threads as a few copies of flat memory
 // instead of a structured clone of hundreds of objects (measured: 3 us a record to clone, 0.5 to unpack).
 import type { SourceInfo, SourceRow } from '../../input/types.js';
+import { keyOf } from '../../ledger/record-key.js';
 import type { ConversionRecord } from '../../record/fields.js';
 import type { CheckedRow, SkippedRow } from '../rows/types.js';
 
@@ -50,6 +51,8 @@ export interface PackedBatch {
 }
 
 const STRIDE = 6;
+/** Numbers a valid row adds after its event's six: mask, fromCell, cells, day, id column, a cell per field. */
+const EXTRA = 5 + 7;
 /** Each event's first number in `nums`. */
 const Kind = {
   ValidCsv: 0,
@@ -62,6 +65,7 @@ const Kind = {
   Bytes: 7,
   End: 8,
   Source: 9,
+  IdColumn: 10,
 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 /** conversionValue aside, the record's fields in their wire order, each one bit of the presence mask. */
@@ -85,6 +89,7 @@ export class BatchWriter {
   #others: unknown[] = [];
   #length = 0;
   readonly #sources = new Map<SourceInfo, number>();
+  readonly #idColumns = new Map<string, number>();
   outcomes = 0;
 
   outcome(outcome: TakenOutcome, counts: Counts): void {
@@ -148,28 +153,55 @@ export class BatchWriter {
     return batch;
   }
 
+  /**
+   * A valid CSV row as its cells and what the cells do not hold: a record field equal to a cell (an id, a
+   * currency, an e-mail as written) goes as that cell's index, the key is made again from the id and the
+   * hash, the id column once per file. Parts per record 18 -> ~10: the join, the copy and the slices cost
+   * per part (bench/README.md, "The row thread").
+   */
   #validCsv(outcome: WireRow, counts: Counts): void {
     const { record, row, wire } = outcome;
     if (row.kind !== 'csv') return;
+    // Their events first: they come before the row's, and an id column's text before the row's parts.
+    const file = this.#sourceIndex(row.source);
+    const idColumn = this.#idColumnIndex(outcome.idColumn);
+    const cells = row.cells;
+    for (const cell of cells) this.#text(cell);
     let mask = 0;
+    let fromCell = 0;
+    const at: number[] = [];
     for (let i = 0; i < stringFields.length; i++) {
       const value = record[stringFields[i]!];
       if (value === undefined) continue;
       mask |= 1 << i;
-      this.#text(value);
+      const cell = cells.indexOf(value);
+      if (cell >= 0) {
+        fromCell |= 1 << i;
+        at.push(cell);
+      } else this.#text(value);
     }
     if (wire) {
       mask |= 1 << stringFields.length;
-      this.#text(wire.key);
       this.#text(wire.contentHash);
     }
-    this.#text(outcome.idColumn);
-    for (const cell of row.cells) this.#text(cell);
-    const file = this.#sourceIndex(row.source);
     this.#event(Kind.ValidCsv, counts.rowsRead, counts.folded, file, row.line, record.conversionValue);
     this.#number(mask);
-    this.#number(row.cells.length);
+    this.#number(fromCell);
+    this.#number(cells.length);
     this.#number(outcome.day ?? Number.NaN);
+    this.#number(idColumn);
+    for (const cell of at) this.#number(cell);
+  }
+
+  #idColumnIndex(idColumn: string): number {
+    let index = this.#idColumns.get(idColumn);
+    if (index === undefined) {
+      index = this.#idColumns.size;
+      this.#idColumns.set(idColumn, index);
+      this.#event(Kind.IdColumn, 0, 0, index, 0, 0);
+      this.#text(idColumn);
+    }
+    return index;
   }
 
   #sourceIndex(source: SourceInfo | undefined): number {
@@ -185,7 +217,7 @@ export class BatchWriter {
   }
 
   #event(kind: Kind, a: number, b: number, c: number, d: number, e: number): void {
-    if (this.#used + STRIDE + 3 > this.#nums.length) this.#nums = grown(this.#nums, Float64Array);
+    if (this.#used + STRIDE + EXTRA > this.#nums.length) this.#nums = grown(this.#nums, Float64Array);
     const nums = this.#nums;
     const at = this.#used;
     nums[at] = kind;
@@ -197,7 +229,7 @@ export class BatchWriter {
     this.#used = at + STRIDE;
   }
 
-  /** A number after the event's six (room for three was made by #event). */
+  /** A number after the event's six (room for EXTRA was made by #event). */
   #number(value: number): void {
     this.#nums[this.#used++] = value;
   }
@@ -213,6 +245,7 @@ export class BatchWriter {
 /** Reads batches on the main thread, in order; keeps each file's SourceInfo across batches. */
 export class BatchReader {
   readonly #sources: SourceInfo[] = [];
+  readonly #idColumns: string[] = [];
 
   /** The batch's events, decoded. */
   *events(batch: PackedBatch): Generator<RowEvent> {
@@ -234,12 +267,14 @@ export class BatchReader {
       i += STRIDE;
       switch (kind) {
         case Kind.ValidCsv: {
-          const outcome = this.#validCsv(next, nums[i]!, nums[i + 1]!, c, d, e);
-          if (!Number.isNaN(nums[i + 2]!)) outcome.day = nums[i + 2]!;
-          i += 3;
+          const outcome = this.#validCsv(next, nums, i, { file: c, line: d, value: e });
+          i += 5 + bitCount(nums[i + 1]!);
           yield { kind: 'outcome', outcome, counts };
           break;
         }
+        case Kind.IdColumn:
+          this.#idColumns[c] = next();
+          break;
         case Kind.Other:
           yield { kind: 'outcome', outcome: this.#other(others[d], c), counts };
           break;
@@ -271,34 +306,35 @@ export class BatchReader {
     }
   }
 
+  /** A valid CSV row (BatchWriter.#validCsv): its numbers from `nums[i]` on, its parts from `next`. */
   #validCsv(
     next: () => string,
-    mask: number,
-    cells: number,
-    file: number,
-    line: number,
-    value: number,
+    nums: Float64Array,
+    i: number,
+    at: { file: number; line: number; value: number },
   ): WireRow {
-    const record = { conversionCurrency: '', conversionValue: value } as ConversionRecord;
-    const draft = record as unknown as Record<string, string | number>;
+    const mask = nums[i]!;
+    const fromCell = nums[i + 1]!;
+    const cells = new Array<string>(nums[i + 2]!);
+    for (let c = 0; c < cells.length; c++) cells[c] = next();
+    let cellAt = i + 5;
+    const field = (bit: number) => (fromCell & bit ? cells[nums[cellAt++]!]! : next());
     // The fields in their wire order (fields.ts), as the validator built them: JSON.stringify of this
     // record gives the same bytes as of the original.
-    if (mask & 1) record.conversionCurrency = next();
-    if (mask & 2) record.conversionDatetime = next();
-    if (mask & 4) record.conversionTimezone = next();
+    const record = { conversionCurrency: '', conversionValue: at.value } as ConversionRecord;
+    const draft = record as unknown as Record<string, string | number>;
+    if (mask & 1) record.conversionCurrency = field(1);
+    if (mask & 2) record.conversionDatetime = field(2);
+    if (mask & 4) record.conversionTimezone = field(4);
     for (let bit = 3; bit < stringFields.length; bit++)
-      if (mask & (1 << bit)) draft[stringFields[bit]!] = next();
-    const wire = mask & (1 << stringFields.length) ? { key: next(), contentHash: next() } : undefined;
-    const idColumn = next();
-    const row: SourceRow = {
-      kind: 'csv',
-      source: this.#sources[file]!,
-      line,
-      cells: new Array<string>(cells),
-    };
-    for (let i = 0; i < cells; i++) row.cells[i] = next();
-    const outcome: WireRow = { ok: true, record, row, idColumn };
-    if (wire) outcome.wire = wire;
+      if (mask & (1 << bit)) draft[stringFields[bit]!] = field(1 << bit);
+    const row: SourceRow = { kind: 'csv', source: this.#sources[at.file]!, line: at.line, cells };
+    const outcome: WireRow = { ok: true, record, row, idColumn: this.#idColumns[nums[i + 4]!]! };
+    if (mask & (1 << stringFields.length)) {
+      const contentHash = next();
+      outcome.wire = { key: keyOf(record.conversionId, contentHash), contentHash };
+    }
+    if (!Number.isNaN(nums[i + 3]!)) outcome.day = nums[i + 3]!;
     return outcome;
   }
 
@@ -311,6 +347,12 @@ export class BatchReader {
     if ('rejection' in outcome && outcome.rejection.row) outcome.rejection.row.source = source;
     return outcome;
   }
+}
+
+function bitCount(mask: number): number {
+  let count = 0;
+  for (let bits = mask; bits !== 0; bits &= bits - 1) count++;
+  return count;
 }
 
 function grown<T extends Uint32Array | Float64Array>(array: T, type: { new (length: number): T }): T {
