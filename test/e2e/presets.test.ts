@@ -86,8 +86,9 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
 });
 
 // Issue 21 item 3: look-alikes of real exports found in public repositories (each fixture's README names the
-// repository and path). Pushed as a user would, with no config at all: detected, and read to the computed totals.
-describe('real export layouts, no config', () => {
+// repository and path). Pushed as a user would, with no config (or only the link the file lacks): detected, and
+// read to the computed totals.
+describe('real export layouts', () => {
   it.each([
     {
       // Lemon Squeezy's dashboard export: no status, no created_at (date_utc), total empty on a free order.
@@ -105,9 +106,20 @@ describe('real export layouts, no config', () => {
       skippedReasons: { 'nothing captured': 1, 'Fully Refunded?: 1': 1 },
       totals: { USD: 38 },
     },
-  ])('reads $file', async ({ file, preset, valid, skippedReasons, totals }) => {
+    {
+      // Microsoft's upload results: Click Id, hashes, Status, TimeZone=+0000 without `;`, goals without a value.
+      // Linked by a Visitor ID column added to the copy (the file has no link of its own).
+      file: 'microsoft-ads/layouts/june_result.csv',
+      config: 'microsoft-ads/layouts/revimport.config.json',
+      preset: 'microsoft-ads',
+      valid: 3,
+      skippedReasons: { 'Conversion Value: (empty)': 2 },
+      totals: { USD: 1429.5 },
+    },
+  ])('reads $file', async ({ file, config, preset, valid, skippedReasons, totals }) => {
     const input = path.join(presetsDir, file);
-    const result = await runCli(['push', input, '--check', '--json'], { cwd: tempDir() });
+    const own = config ? ['-c', path.join(presetsDir, config)] : [];
+    const result = await runCli(['push', input, ...own, '--check', '--json'], { cwd: tempDir() });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.presets).toEqual({ [input]: preset });
