@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureInputs, issuesOf, root, runCli } from '../helpers/cli.js';
+import { fixtureInputs, issuesOf, root, runCli, tempDir } from '../helpers/cli.js';
 import { pushFolder, useE2E } from '../helpers/e2e.js';
 
 interface Expected {
@@ -82,5 +82,49 @@ describe.each(cases)('preset $preset', ({ preset, dir, inputs, layouts }) => {
     expect(summary.presets).toEqual({ [layout]: preset });
     expect(summary.invalid).toBe(0);
     expect(summary.valid).toBeGreaterThan(0);
+  });
+});
+
+// Issue 21 item 3: look-alikes of real exports found in public repositories (each fixture's README names the
+// repository and path). Pushed as a user would, with no config (or only the link the file lacks): detected, and
+// read to the computed totals.
+describe('real export layouts', () => {
+  it.each([
+    {
+      // Lemon Squeezy's dashboard export: no status, no created_at (date_utc), total empty on a free order.
+      file: 'lemonsqueezy/layouts/orders-export.csv',
+      preset: 'lemonsqueezy',
+      valid: 3,
+      skippedReasons: { 'total: (empty)': 2 },
+      totals: { USD: 421.35 },
+    },
+    {
+      // Gumroad's 2021 export: Gumroad Fee ($), no Tip ($), no Free trial purchase?, no Totals row.
+      file: 'gumroad/layouts/Sales-2021.csv',
+      preset: 'gumroad',
+      valid: 2,
+      skippedReasons: { 'nothing captured': 1, 'Fully Refunded?: 1': 1 },
+      totals: { USD: 38 },
+    },
+    {
+      // Microsoft's upload results: Click Id, hashes, Status, TimeZone=+0000 without `;`, goals without a value.
+      // Linked by a Visitor ID column added to the copy (the file has no link of its own).
+      file: 'microsoft-ads/layouts/june_result.csv',
+      config: 'microsoft-ads/layouts/revimport.config.json',
+      preset: 'microsoft-ads',
+      valid: 3,
+      skippedReasons: { 'Conversion Value: (empty)': 2 },
+      totals: { USD: 1429.5 },
+    },
+  ])('reads $file', async ({ file, config, preset, valid, skippedReasons, totals }) => {
+    const input = path.join(presetsDir, file);
+    const own = config ? ['-c', path.join(presetsDir, config)] : [];
+    const result = await runCli(['push', input, ...own, '--check', '--json'], { cwd: tempDir() });
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.presets).toEqual({ [input]: preset });
+    expect({ valid: summary.valid, invalid: summary.invalid }).toEqual({ valid, invalid: 0 });
+    expect(summary.skippedReasons).toEqual(skippedReasons);
+    expect(summary.totals).toEqual(totals);
   });
 });

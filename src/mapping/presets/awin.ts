@@ -7,11 +7,14 @@ export const awin: Preset = {
   description:
     'The transactions download with snake_case fields: id, publisher_id, sale_amount, commission, date, ' +
     'commission_status (0 pending, 1 approved, 2 declined), validation_date, extra (your order reference), type. ' +
-    'No customer e-mail: link it to your orders export with mapping.lookup. Documented, no real export seen.',
+    'No customer e-mail: link it to your orders export with mapping.lookup. The real download has 44 columns, every ' +
+    'cell quoted, CRLF, dates `yyyy-MM-dd HH:mm:ss`, and extra holding the shop order name (`#13493`).',
   policy:
     'approved and pending sales (never declined or deleted): sale_amount in the programme currency, dated date',
-  seen: 'documented',
+  seen: 'real',
   format: 'csv',
+  // The documented field names are the real download's (Steproac/Monfrere-Tactical-Audit
+  // `AWIN transactions_103309_2024-01-01_2026-03-06.csv`: 1,097 sales, 44 columns).
   detect: {
     all: ['id', 'sale_amount', 'commission_status'],
     any: ['validation_date', 'publisher_id', 'commission', 'extra'],
@@ -20,7 +23,8 @@ export const awin: Preset = {
     preset: 'awin',
     fields: {
       conversionName: { value: 'Affiliate sale' },
-      // Undocumented layout of the date: the forms AWIN's UI and API use; the zone is the report's (UTC by default).
+      // The download writes `yyyy-MM-dd HH:mm:ss` (seen); the other forms are the API's and other locales'.
+      // The zone is the report's (UTC by default).
       conversionDatetime: {
         column: 'date',
         format: ['yyyy-MM-dd HH:mm:ss', 'yyyy-MM-dd HH:mm', 'iso', 'dd/MM/yyyy HH:mm:ss', 'dd/MM/yyyy HH:mm'],

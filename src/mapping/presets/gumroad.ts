@@ -7,11 +7,14 @@ export const gumroad: Preset = {
   description:
     'The Gumroad sales export (antiwork/gumroad PurchaseExportService): one row per purchase, `Purchase Time (UTC ' +
     'timezone)`, money in USD in the `($)` columns (Ruby floats: 98.9), 0/1 flags Refunded? / Fully Refunded? / ' +
-    'Disputed?, Partial Refund ($), custom-field columns at the end and a final Totals row.',
+    'Disputed?, Partial Refund ($), custom-field columns at the end and a final Totals row. Older exports (2021) name ' +
+    'the fee `Gumroad Fee ($)` and have no Tip ($) or Free trial purchase? column.',
   policy:
     'every purchase not fully refunded, disputed, a pre-order authorisation or a free trial: Sale Price ($) less Partial Refund ($), in USD',
-  seen: 'documented',
+  seen: 'real',
   format: 'csv',
+  // Columns both real layouts have (2021: bitfield/sales testdata/gumroad.csv; 2025: hello-powerui/powerui
+  // salescustomers/gumroad.csv). Not `Fees ($)`, `Tip ($)` or `Free trial purchase?`: the 2021 one lacks them.
   detect: {
     all: ['Purchase ID', 'Purchase Time (UTC timezone)', 'Sale Price ($)'],
     any: ['Fully Refunded?', 'Partial Refund ($)', 'Purchase Email'],
@@ -50,6 +53,6 @@ export const gumroad: Preset = {
     'Skipped: fully refunded purchases, disputed ones (a dispute that was won is skipped too), pre-order ' +
       'authorisations and free-trial starts. Partial Refund ($) comes off under refunds: net. The Totals row is not data.',
     'Purchase Time (UTC timezone) is UTC: records carry zone UTC unless you set `timezone`.',
-    "Documented only: read from Gumroad's exporter source; no real export was seen.",
+    'A $0 purchase (a free product) is skipped: nothing was captured.',
   ],
 };

@@ -7,9 +7,10 @@ export const microsoftAds: Preset = {
   description:
     'The offline conversions template from Microsoft Advertising (Conversions > Offline conversions): ' +
     'instruction block, `Parameters:TimeZone=-0500;` (a fixed GMT offset), then Microsoft Click ID, ' +
-    'Conversion Name, Conversion Time, Conversion Value, Conversion Currency.',
-  policy: 'every row: Conversion Value in Conversion Currency',
-  seen: 'documented',
+    'Conversion Name, Conversion Time, Conversion Value, Conversion Currency. Uploads add Hashed Email Address, ' +
+    'Hashed Phone Number; the upload results download adds Status.',
+  policy: 'every row with a Conversion Value: that value in Conversion Currency',
+  seen: 'real',
   format: 'csv',
   detect: {
     all: ['Conversion Name', 'Conversion Time', 'Conversion Value'],
@@ -29,6 +30,9 @@ export const microsoftAds: Preset = {
         transform: 'uppercase',
       },
     },
+    // A goal without a value (a lead, a booking) is written with Conversion Value and Currency empty: no revenue
+    // in the file, not an error (wvuhskr/servicetitan-msads-oci tests/fixtures/june_result.csv: 26 of 29 rows).
+    skip: [{ column: 'Conversion Value', in: [''] }],
   },
   notes: [
     'The Microsoft Click ID (MSCLKID) identifies an ad click, not a CRM visitor: it is not sent.',
@@ -38,6 +42,7 @@ export const microsoftAds: Preset = {
     'Times are read at the fixed GMT offset of the `Parameters:TimeZone=` row, which does not follow daylight ' +
       "saving, exactly as Microsoft applies it. Set `timezone` (America/New_York) to send that zone's name; " +
       "without it records carry the offset's zone (`Etc/GMT+5` for `-0500`).",
+    'A row without a Conversion Value (a goal counted without revenue: a lead, a booking) is skipped.',
     'The template has no order id, so re-imports cannot be recognised as duplicates by the CRM.',
   ],
 };
