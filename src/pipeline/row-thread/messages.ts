@@ -33,7 +33,8 @@ export interface RowThreadData {
   wire: boolean;
 }
 
-export type ToRows = { type: 'stop' } | { type: 'taken' };
+/** A batch taken: the row thread may post another (it keeps a few ahead). */
+export type ToRows = { type: 'taken' };
 
 export type ToMain =
   | { type: 'batch'; batch: PackedBatch }

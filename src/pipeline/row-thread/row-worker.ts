@@ -20,12 +20,12 @@ const BATCHES_AHEAD = 4;
 
 const port = parentPort!;
 const data = workerData as RowThreadData;
-const stop = new AbortController();
 let ahead = 0;
 let room: (() => void) | undefined;
 
+// A batch taken frees room. A stopped run ends this thread (Worker.terminate): nothing here needs closing
+// first, the lookup table's connection is closed with the thread.
 port.on('message', (message: ToRows) => {
-  if (message.type === 'stop') stop.abort();
   if (message.type === 'taken') {
     ahead--;
     room?.();
@@ -46,13 +46,13 @@ async function post(): Promise<void> {
     batch.nums.buffer as ArrayBuffer,
   ]);
   ahead++;
-  while (ahead >= BATCHES_AHEAD && !stop.signal.aborted)
-    await new Promise<void>((resolve) => (room = resolve));
+  while (ahead >= BATCHES_AHEAD) await new Promise<void>((resolve) => (room = resolve));
 }
 
 async function run(): Promise<void> {
   const { settings, files, wallNow, wire } = data;
-  const signal = stop.signal;
+  // No signal of its own: a stopped run terminates this thread.
+  const signal = undefined;
   const warn = (message: string) => writer.warn(message, false);
   const hooks = {
     onWarning: (message: string) => writer.warn(message, true),
