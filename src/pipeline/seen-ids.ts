@@ -6,30 +6,40 @@
 //   split at the last non-digit, leading zeros live in the digit count), so keys are compared, not hashes.
 // - Any other id is kept as its code units in an arena (ids-arena.ts: one byte each for Latin-1 ids); its
 //   slot holds a 32-bit hash and the arena position, and a hash match is confirmed by comparing the units.
-// Slots live in 256 tables picked by hash, each grown by a quarter once 80 % full, so a regrowth copies a
-// 256th of the whole (one table of 2^23 slots doubled at once peaked at 96 MiB for 5M ids): 8 bytes a slot
-// at a load of 0.64-0.8 is 10-12.5 bytes per distinct id (measured: 12 MiB at 1M ids, 55 MiB at 5M), plus
-// for an id in the arena its length + 4 bytes (a UUID: ~55 bytes in all).
+// Keys sharing their upper 32 bits (one prefix and digit count, as most files' ids do) keep only their lower
+// word, in a WordSet of that upper word (word-set.ts; the first 64 upper words met): 4-byte slots at a load of
+// 0.64-0.8, 5-6.25 bytes per distinct id (measured: 6.1 MiB at 1M ids, 25.7 MiB at 5M). Other keys and the
+// arena's ids take 8-byte slots (10-12.5 bytes an id; an arena id adds its length + 4: a UUID ~55 in all).
+// Every table is one of 256 picked by hash and grows by a quarter once 80 % full, so a regrowth copies a
+// 256th of the whole (one table of 2^23 slots doubling at once peaked at 96 MiB for 5M ids before).
 import { IdsArena } from './ids-arena.js';
+import { WordSet } from './word-set.js';
 
 /** The id's table hash (32 bits); a parameter so tests can make every id collide. */
 export type IdHash = (id: string) => number;
 
 const shardBits = 8;
 const maxLoad = 0.8;
-const firstSlots = 256;
+const firstSlots = 16;
 /** Prefixes the dictionary takes; ids with a prefix past them go to the arena. */
 const maxPrefixes = 1023;
 const maxPrefixLength = 32;
+/** Upper words that get a WordSet of their own (16 KiB each when new); keys past them take 8-byte slots. */
+const maxWordSets = 64;
 
 export class SeenIds {
   readonly #keys = Array.from({ length: 1 << shardBits }, () => new SlotTable(keyHash));
   /** Slots of arena ids: the hash (0 taken as 1: 0 marks an empty slot) and the arena position + 1. */
   readonly #hashed = Array.from({ length: 1 << shardBits }, () => new SlotTable((hash) => hash));
+  /** Lower words of the exact keys, by upper word (the first `maxWordSets` upper words met). */
+  readonly #words = new Map<number, WordSet>();
   readonly #prefixes = new Map<string, number>();
   readonly #arena = new IdsArena();
   readonly #hash: IdHash;
   #size = 0;
+  /** The upper word last met (0: none yet; no key's is 0) and its WordSet. */
+  #lastHigh = 0;
+  #lastWords: WordSet | undefined;
   /** The prefix last met and its number (0: none yet). */
   #lastPrefix = '';
   #lastNumber = 0;
@@ -54,7 +64,9 @@ export class SeenIds {
     let slots = 0;
     for (const table of this.#keys) slots += table.capacity;
     for (const table of this.#hashed) slots += table.capacity;
-    return slots * 8 + this.#arena.bytes;
+    let words = 0;
+    for (const set of this.#words.values()) words += set.bytes;
+    return slots * 8 + words + this.#arena.bytes;
   }
 
   /** As an exact key, or undefined when the id has no such key (the arena takes it then). */
@@ -73,6 +85,8 @@ export class SeenIds {
     const low = value % 0x1_0000_0000;
     // prefix (1..1023) << 22 | digit count << 18 | the value's top 18 bits: never 0, the empty mark.
     const high = ((prefix << 22) | (digits << 18) | Math.floor(value / 0x1_0000_0000)) >>> 0;
+    const words = this.#wordsOf(high);
+    if (words !== undefined) return words.add(low);
     const hash = keyHash(high, low);
     return this.#keys[hash >>> (32 - shardBits)]!.insert(hash, high, low);
   }
@@ -87,6 +101,19 @@ export class SeenIds {
       (position) => arena.equals(position - 1, id),
       () => arena.append(id) + 1,
     );
+  }
+
+  /** The WordSet of an upper word, unless `maxWordSets` upper words have one already. */
+  #wordsOf(high: number): WordSet | undefined {
+    if (high === this.#lastHigh) return this.#lastWords;
+    let words = this.#words.get(high);
+    if (words === undefined && this.#words.size < maxWordSets) {
+      words = new WordSet();
+      this.#words.set(high, words);
+    }
+    this.#lastHigh = high;
+    this.#lastWords = words;
+    return words;
   }
 
   /** The number of `id`'s first `length` units as a prefix, or undefined past the dictionary's bounds. */
