@@ -699,7 +699,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // writes between 2 and 16 MiB (1M random keys); 8 MiB holds the hot tables (inflight, staged and
     // their indexes, a few MiB at the merge threshold) and the records B-tree's interior pages.
     db.exec('PRAGMA mmap_size = 0');
-    db.exec('PRAGMA cache_size = -8192');
+    db.exec('PRAGMA cache_size = -4096');
     // Each batch commits twice (pending, then delivered): 16384 pages (64 MiB of WAL at most) checkpoints
     // less often than the default 1000 and folds repeated writes of a page (the hot tables, a merge's
     // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured
