@@ -7,13 +7,20 @@ import type { RunReader } from './run-reader.js';
 import type { RunTally } from './run-tally.js';
 import type { TakeOutcome } from './take-outcome.js';
 
+/** What the read loop counts and warns in: the run's tally, or the row thread's counts (row-thread/). */
+export interface FileTally {
+  summary: Pick<RunTally['summary'], 'rowsRead' | 'folded'>;
+  warn(message: string): void;
+  pendingWrites: Promise<void>[];
+}
+
 export interface FileSteps {
   /** Rows already opened by the date-order pass (stdin), by file name; other files are opened here. */
   inputs: Map<string, AsyncIterable<SourceRow>>;
   reader: RunReader;
   check: RowChecker;
   take: TakeOutcome;
-  tally: RunTally;
+  tally: FileTally;
   hooks: Pick<PipelineHooks, 'onFileStart' | 'onFileDone' | 'onRowRead'>;
   signal: AbortSignal | undefined;
 }
@@ -70,7 +77,8 @@ async function checkRows(rows: AsyncIterable<SourceRow>, steps: FileSteps): Prom
       summary.folded++;
       continue;
     }
-    await take(result);
+    const taken = take(result);
+    if (taken) await taken;
     if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
     if (signal?.aborted) break;
   }

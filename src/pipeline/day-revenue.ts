@@ -26,8 +26,8 @@ export class DayRevenueTally {
   readonly #currencies = new Map<string, CurrencyDays>();
   #last: CurrencyDays | undefined;
 
-  add(record: ConversionRecord): void {
-    const day = recordDay(record.conversionDatetime, record.conversionTimezone);
+  /** `day`: the record's local day when computed already (the row thread), else computed here. */
+  add(record: ConversionRecord, day = recordDay(record.conversionDatetime, record.conversionTimezone)): void {
     if (Number.isNaN(day) || !Number.isFinite(record.conversionValue)) return;
     const entry = this.#entry(record.conversionCurrency);
     const minor = Math.round(record.conversionValue * entry.scale);

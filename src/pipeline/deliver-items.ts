@@ -21,7 +21,7 @@ export function makeDeliverer(
   deps: RunDeps,
   hooks: PipelineHooks,
   summary: Summary,
-  delivered: (record: ConversionRecord) => void,
+  delivered: (record: ConversionRecord, day?: number) => void,
   reject: (rejection: Rejection) => void,
   settled: (items: Item[]) => void,
   resend: boolean,

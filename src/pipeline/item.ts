@@ -8,6 +8,12 @@ export interface Item {
   record: ConversionRecord;
   key: string;
   contentHash: string;
+  /** JSON.stringify(record), when the row thread made it already (the deliverer makes it otherwise). */
+  json?: string;
+  /** The record's local day (record/local-day.ts), when the row thread computed it already. */
+  day?: number;
+  /** Whether the ledger holds this record as outstanding, once this run wrote it (ledger-writes.ts). */
+  held?: boolean | Promise<boolean>;
   row: SourceRow | undefined;
   file: string;
   line: number;

@@ -151,8 +151,10 @@ async function adjust(context: KnownContext, item: Item, difference: number): Pr
     context.summary.alreadySent++;
     return;
   }
+  // Its own JSON: the one the row thread made is the original record's.
   await context.deliverer.push({
     ...item,
+    json: undefined,
     record: adjustment,
     key: identity.key,
     contentHash: identity.contentHash,

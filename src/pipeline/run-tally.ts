@@ -37,15 +37,15 @@ export class RunTally {
   }
 
   /** A valid record: in the --check totals, and under --check in the report's revenue per day. */
-  addValid(record: ConversionRecord): void {
+  addValid(record: ConversionRecord, day?: number): void {
     this.validTotals.add(record.conversionCurrency, record.conversionValue);
-    if (this.#check) this.#revenue?.add(record);
+    if (this.#check) this.#revenue?.add(record, day);
   }
 
   /** A record the receiver accepted (this run's or a resent one): the push totals and the report's days. */
-  readonly addDelivered = (record: ConversionRecord): void => {
+  readonly addDelivered = (record: ConversionRecord, day?: number): void => {
     this.deliveredTotals.add(record.conversionCurrency, record.conversionValue);
-    this.#revenue?.add(record);
+    this.#revenue?.add(record, day);
   };
 
   /** A warning goes into the summary and is shown as it happens. */

@@ -2,12 +2,13 @@
 // `--check` stops after checking and touches neither the ledger nor the network.
 import type { Settings } from '../config/settings.js';
 import type { Summary } from '../report/summary.js';
-import { checkFiles } from './check-files.js';
+import { checkFiles, type FileSteps } from './check-files.js';
 import { headerMatcher } from './checked-rows.js';
 import { settleDateOrders } from './date-order.js';
 import { openGuard } from './guard/open-guard.js';
 import type { PipelineHooks } from './hooks.js';
-import type { OpenedLookup } from './lookup-table.js';
+import type { RowThreadData } from './row-thread/messages.js';
+import { checkFilesOnThread, useRowThread } from './row-thread/row-thread.js';
 import { createRunChecker, openRunLookup } from './run-checker.js';
 import { closeDelivery, openDelivery, resendEarlier, stopDelivery, stopOnSignal } from './run-delivery.js';
 import { runReader } from './run-reader.js';
@@ -35,23 +36,9 @@ export async function runPipeline(
     return tally.finalize(notSent, deps.now() - started);
   };
   const unwatch = stopOnSignal(delivery, deps.signal);
-  let lookup: OpenedLookup | undefined;
   try {
     if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
     await guard?.readHistory();
-    const isHeader = headerMatcher(settings.mapping);
-    lookup = await openRunLookup(settings, deps.signal, tally.warn);
-    const check = createRunChecker(settings, lookup, deps.wallClock, tally);
-    const reader = runReader(settings, isHeader, { stdin: deps.stdin, signal: deps.signal }, hooks);
-    // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
-    const inputs = await settleDateOrders(options.files, {
-      open: reader.open,
-      readOnce: reader.readOnce,
-      mapping: settings.mapping,
-      lookup,
-      useFormats: (file, formats) => check.useDateFormats(file, formats),
-      warn: tally.warn,
-    });
     const take = outcomeTaker({
       tally,
       queue: guard ?? delivery?.queue,
@@ -60,7 +47,12 @@ export async function runPipeline(
       hooks,
     });
     const signal = guard ? anySignal(deps.signal, guard.signal) : deps.signal;
-    await checkFiles(options.files, { inputs, reader, check, take, tally, hooks, signal });
+    const steps = { take, tally, hooks, signal };
+    if (useRowThread(deps.rowThread, settings, options)) {
+      await checkFilesOnThread(rowThreadData(settings, options, deps), steps);
+    } else {
+      await checkOnThisThread(settings, options.files, deps, steps);
+    }
     if (!deps.signal?.aborted) await guard?.decide();
     if (delivery) await closeDelivery(delivery, tally.summary, deps.signal?.aborted === true);
     if (guard) tally.summary.guard = guard.result(true);
@@ -69,11 +61,53 @@ export async function runPipeline(
     await Promise.all(tally.pendingWrites).catch(() => undefined);
     throw attachSummary(error, finalize());
   } finally {
-    lookup?.close();
     unwatch();
     await Promise.all(tally.pendingWrites);
   }
   return finalize();
+}
+
+/** Reads and checks the files here, between the run's other work (a small input, stdin, a transform). */
+async function checkOnThisThread(
+  settings: Settings,
+  files: string[],
+  deps: RunDeps,
+  steps: Pick<FileSteps, 'take' | 'hooks' | 'signal'> & { tally: RunTally; hooks: PipelineHooks },
+): Promise<void> {
+  const { tally, hooks } = steps;
+  const isHeader = headerMatcher(settings.mapping);
+  const lookup = await openRunLookup(settings, deps.signal, tally.warn);
+  try {
+    const check = createRunChecker(settings, lookup, deps.wallClock, tally);
+    const reader = runReader(settings, isHeader, { stdin: deps.stdin, signal: deps.signal }, hooks);
+    // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
+    const inputs = await settleDateOrders(files, {
+      open: reader.open,
+      readOnce: reader.readOnce,
+      mapping: settings.mapping,
+      lookup,
+      useFormats: (file, formats) => check.useDateFormats(file, formats),
+      warn: tally.warn,
+    });
+    await checkFiles(files, { ...steps, inputs, reader, check });
+  } finally {
+    lookup?.close();
+  }
+}
+
+/** What the row thread is given: the row path's settings (plain data) and the run's wall clock. */
+function rowThreadData(settings: Settings, options: RunOptions, deps: RunDeps): RowThreadData {
+  const { mapping, lookupPath, limits, format, delimiter, encoding, timezone, currency } = settings;
+  const { allowNegative, refunds, earliestMs, futureMs } = settings;
+  return {
+    settings: {
+      ...{ mapping, lookupPath, limits, format, delimiter, encoding, timezone, currency },
+      ...{ allowNegative, refunds, earliestMs, futureMs, transform: undefined },
+    },
+    files: options.files,
+    wallNow: (deps.wallClock ?? Date.now)(),
+    wire: !options.check,
+  };
 }
 
 /** Either signal: reading stops on a user's signal or on the guard's stop. */

@@ -3,11 +3,14 @@
 import { recordIdentity } from '../ledger/record-key.js';
 import type { CheckedRow, RowOutcome, SkippedRow } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
+import type { Item } from './item.js';
 import type { KnownProblems } from './known-problems.js';
 import type { LookupQueue } from './lookup-queue.js';
+import type { WireRow } from './row-thread/batch-codec.js';
 import type { RunTally } from './run-tally.js';
 
-export type TakeOutcome = (result: Exclude<RowOutcome, 'folded'>) => Promise<void>;
+/** A promise only when the caller must wait (a look-up chunk full): a promise per row cost a microtask per row. */
+export type TakeOutcome = (result: Exclude<RowOutcome, 'folded'>) => Promise<void> | undefined;
 
 /** Where valid records go: the look-up queue, or the value guard holding them first (guard/run-guard.ts). */
 export type ItemQueue = Pick<LookupQueue, 'add' | 'flush'>;
@@ -55,12 +58,15 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
   /** Counted, and queued for delivery: true when the queue's chunk is full (no promise per row). */
   const valid = (result: Extract<CheckedRow, { ok: true }>): boolean => {
     summary.valid++;
-    tally.addValid(result.record);
+    const day = (result as WireRow).day;
+    tally.addValid(result.record, day);
     hooks.onValid?.(result.record, result.row.source.file, result.row.line);
     if (!queue) return false;
-    const { key, contentHash } = recordIdentity(result.record);
+    // The row thread has hashed and serialised the record already (row-thread/); on this thread it is done here.
+    const wire = (result as WireRow).wire;
+    const { key, contentHash } = wire ?? recordIdentity(result.record);
     const row = result.row;
-    return queue.add({
+    const item: Item = {
       record: result.record,
       key,
       contentHash,
@@ -68,12 +74,16 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
       file: row.source.file,
       line: row.line,
       idColumn: result.idColumn,
-    });
+    };
+    if (wire) item.json = wire.json;
+    if (day !== undefined) item.day = day;
+    return queue.add(item);
   };
 
-  return async (result) => {
+  return (result) => {
     if ('skipped' in result) skipped(result);
     else if (!result.ok) invalid(result);
-    else if (valid(result)) await queue!.flush();
+    else if (valid(result)) return queue!.flush();
+    return undefined;
   };
 }

@@ -7,6 +7,7 @@ import type { DayRevenueTally } from './day-revenue.js';
 import type { GuardHistory } from './guard/guard-history.js';
 import type { KnownProblems } from './known-problems.js';
 import type { ResendMode } from './known-records.js';
+import type { RowThreadMode } from './row-thread/messages.js';
 
 export interface RunOptions {
   files: string[];
@@ -40,6 +41,11 @@ export interface RunDeps {
    * per local day and currency (issue 25). Absent: not counted.
    */
   revenue?: DayRevenueTally;
+  /**
+   * Where the rows are read and checked (issue 23): `on` a thread of their own, `off` this thread, `auto`
+   * (default) the row thread for inputs of 4 MiB or more (row-thread/row-thread.ts).
+   */
+  rowThread?: RowThreadMode;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
 }

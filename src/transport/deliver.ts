@@ -23,9 +23,9 @@ export type {
 
 const defaultSleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal });
 
-/** One record, serialized once, when it is handed over. */
-function toPart<T extends { record: ConversionRecord }>(item: T): Part<T> {
-  const json = JSON.stringify(item.record);
+/** One record, serialized once: where it was checked (the row thread), else when it is handed over. */
+function toPart<T extends { record: ConversionRecord; json?: string }>(item: T): Part<T> {
+  const json = item.json ?? JSON.stringify(item.record);
   return { item, json, bytes: Buffer.byteLength(json) };
 }
 

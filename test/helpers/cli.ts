@@ -30,6 +30,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
     // PG*: a PostgreSQL ledger's libpq settings come from the test only.
     if (value !== undefined && !key.startsWith('REVIMPORT_') && !key.startsWith('PG')) env[key] = value;
   }
+  // The one REVIMPORT_ setting a test run passes on: where the rows are read (`npm test` runs the e2e
+  // tests a second time with the row thread on for every input: package.json "test:row-thread").
+  if (process.env.REVIMPORT_ROW_THREAD) env.REVIMPORT_ROW_THREAD = process.env.REVIMPORT_ROW_THREAD;
   Object.assign(env, { NO_COLOR: '1', CI: '1', FORCE_COLOR: '0' });
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];

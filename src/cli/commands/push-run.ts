@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Settings } from '../../config/settings.js';
 import type { RevimportError } from '../../errors.js';
 import { targetLabel, targetOf } from '../../ledger/target.js';
+import type { RowThreadMode } from '../../pipeline/row-thread/messages.js';
 import { type ErrorWithSummary, type RunDeps, type RunOptions, runPipeline } from '../../pipeline/run.js';
 import type { ConversionRecord } from '../../record/fields.js';
 import { localDay, openRejects, type RejectsWriter, resolveRejectsPath } from '../../report/rejects.js';
@@ -51,7 +52,7 @@ interface RunParts {
   rejects: RejectsWriter | undefined;
   /** The rejects rows' `_run` and the path's `{runId}`: `check`, or the ledger's run id once it is held. */
   label: { value: string };
-  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal'>;
+  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread'>;
   exitCodeOf(summary: Summary): number;
 }
 
@@ -77,7 +78,13 @@ export async function execute(
     progress,
     label,
     rejects: openRunRejects(prepared.settings, label, run.report, io.cwd),
-    base: { stdin: io.stdin, userAgent: `revimport/${version}`, now, signal },
+    base: {
+      stdin: io.stdin,
+      userAgent: `revimport/${version}`,
+      now,
+      signal,
+      rowThread: rowThreadMode(io.env),
+    },
     exitCodeOf: (summary) => exitCodeOfRun(summary, run.check, prepared.settings, signal),
   };
   const summary = await closingAfter(parts, () => (run.check ? checkOnly(parts) : holdingLedger(parts)));
@@ -263,4 +270,13 @@ function withoutInvalid(writer: RejectsWriter): RejectsWriter {
         : writer.write(rejection),
     close: () => writer.close(),
   };
+}
+
+/**
+ * REVIMPORT_ROW_THREAD: `1` reads and checks the rows on a thread of their own always, `0` never; unset or
+ * anything else, for inputs of 4 MiB or more (issue 23; the tests run both ways).
+ */
+function rowThreadMode(env: NodeJS.ProcessEnv): RowThreadMode {
+  const value = env.REVIMPORT_ROW_THREAD;
+  return value === '1' ? 'on' : value === '0' ? 'off' : 'auto';
 }

@@ -18,7 +18,7 @@ export interface AccountParts {
   writes: LedgerWrites;
   summary: Summary;
   /** Told each record the receiver accepted: the totals per currency, the report's revenue per day. */
-  delivered: (record: ConversionRecord) => void;
+  delivered: (record: ConversionRecord, day?: number) => void;
   hooks: PipelineHooks;
   reject: (rejection: Rejection) => void;
   /** Items whose outcome is final (resend.ts waits for the earlier runs' records). */
@@ -53,7 +53,7 @@ export class DeliveryAccount implements DeliveryHooks<Item> {
     const { summary, delivered, hooks } = this.#parts;
     const earlier = countAnswer(summary, 'delivered', items);
     for (const item of items) {
-      delivered(item.record);
+      delivered(item.record, item.day);
       if (item.reprice) summary.adjusted++;
     }
     if (items.length > earlier) hooks.onDelivered?.(items.length - earlier);

@@ -145,7 +145,7 @@ export class RunGuard {
     const values = this.#values.get(conversionCurrency) ?? new ValueSketch();
     if (values.count === 0) this.#values.set(conversionCurrency, values);
     values.add(conversionValue);
-    if (this.#dailySeries) this.#days.add(recordDay(conversionDatetime, conversionTimezone));
+    if (this.#dailySeries) this.#days.add(item.day ?? recordDay(conversionDatetime, conversionTimezone));
   }
 
   /** After a decision that judged anything: a currency neither the history sample nor the run had. */

@@ -1,0 +1,175 @@
+// The main thread's side of the row thread (issue 23): starts it, takes its batches in order and does with
+// each event what the read loop on this thread does (check-files.ts): the same counts, hooks and takes, so
+// a run reads the same whichever thread checks its rows. A stop (a signal, the value guard) ends the thread.
+import { statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { FileTally } from '../check-files.js';
+import type { PipelineHooks } from '../hooks.js';
+import type { RunTally } from '../run-tally.js';
+import type { TakeOutcome } from '../take-outcome.js';
+import { BatchReader, type RowEvent } from './batch-codec.js';
+import type { RowSettings, RowThreadData, RowThreadMode, ToMain, ToRows } from './messages.js';
+import { reviveError } from './thread-error.js';
+
+/** `auto` starts the thread for inputs of this many bytes or more: below, starting it costs more than it saves. */
+const AUTO_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Whether a run's rows are read on the row thread: never for stdin (one reader of the process's stdin) nor
+ * with a transform (a function of the config, which cannot cross threads); `auto` for a push of large inputs
+ * (`--check` has nothing else for the main thread to do: the thread would only add the hand-over).
+ */
+export function useRowThread(
+  mode: RowThreadMode | undefined,
+  settings: Pick<RowSettings, 'transform'>,
+  options: { files: readonly string[]; check: boolean },
+): boolean {
+  const { files, check } = options;
+  if (mode === 'off' || settings.transform !== undefined || files.includes('-')) return false;
+  if (mode === 'on') return true;
+  if (check) return false;
+  let bytes = 0;
+  for (const file of files) {
+    try {
+      bytes += statSync(file).size;
+    } catch {
+      // A file that cannot be read is reported by the reading, on whichever thread.
+    }
+  }
+  return bytes >= AUTO_BYTES;
+}
+
+export interface ThreadSteps {
+  take: TakeOutcome;
+  tally: FileTally & Pick<RunTally, 'notePreset'>;
+  hooks: Pick<PipelineHooks, 'onFileStart' | 'onFileDone' | 'onRowRead' | 'onBytesRead' | 'onWarning'>;
+  signal: AbortSignal | undefined;
+}
+
+/** Reads and checks `data.files` on the row thread, taking each outcome here, in order. */
+export async function checkFilesOnThread(data: RowThreadData, steps: ThreadSteps): Promise<void> {
+  const thread = new RowThread(data);
+  try {
+    await consume(thread, steps);
+  } finally {
+    await thread.end();
+  }
+}
+
+async function consume(thread: RowThread, steps: ThreadSteps): Promise<void> {
+  const reader = new BatchReader();
+  for (;;) {
+    if (steps.signal?.aborted) return;
+    const message = await thread.next();
+    if (message.type === 'error') throw reviveError(message.error);
+    if (message.type === 'done') return;
+    for (const event of reader.events(message.batch)) {
+      if (!(await apply(event, steps))) return;
+    }
+    thread.send({ type: 'taken' });
+  }
+}
+
+/** Does what the read loop does at this point; false once the run is stopped. */
+async function apply(event: RowEvent, steps: ThreadSteps): Promise<boolean> {
+  const { tally, hooks, signal } = steps;
+  const summary = tally.summary;
+  switch (event.kind) {
+    case 'outcome': {
+      const before = summary.rowsRead;
+      summary.rowsRead = event.counts.rowsRead;
+      summary.folded = event.counts.folded;
+      if (before >>> 10 !== summary.rowsRead >>> 10) hooks.onRowRead?.(summary.rowsRead);
+      const taken = steps.take(event.outcome);
+      if (taken) await taken;
+      if (tally.pendingWrites.length > 0) await Promise.all(tally.pendingWrites.splice(0));
+      return !signal?.aborted;
+    }
+    case 'fileStart':
+      hooks.onFileStart?.(event.file);
+      return true;
+    case 'fileDone':
+      summary.rowsRead = event.counts.rowsRead;
+      summary.folded = event.counts.folded;
+      hooks.onRowRead?.(summary.rowsRead);
+      hooks.onFileDone?.(event.file, event.rows);
+      return true;
+    case 'end':
+      summary.rowsRead = event.counts.rowsRead;
+      summary.folded = event.counts.folded;
+      return true;
+    case 'warn':
+      tally.warn(event.message);
+      return true;
+    case 'readerWarning':
+      hooks.onWarning?.(event.message);
+      return true;
+    case 'preset':
+      tally.notePreset(event.file, event.preset);
+      return true;
+    case 'bytes':
+      hooks.onBytesRead?.(event.bytes);
+      return true;
+  }
+}
+
+/** The worker and the messages it sent that the run has not taken yet. */
+class RowThread {
+  readonly #worker: Worker;
+  readonly #queue: ToMain[] = [];
+  #waiter: ((message: ToMain) => void) | undefined;
+  #ended = false;
+
+  constructor(data: RowThreadData) {
+    // A young generation of 8 MiB (V8's default grows to 32): 20-25 MiB less peak RSS on a 300k-row push, the
+    // same CPU (4 MiB cost 10% more); the thread's objects live one batch.
+    this.#worker = new Worker(new URL('./row-worker.js', import.meta.url), {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+    this.#worker.on('message', (message: ToMain) => this.#deliver(message));
+    // An uncaught error or an exit before `done` (out of memory) ends the run as an internal error.
+    this.#worker.on('error', (error) => this.#deliver(failure(`the row thread failed: ${error.message}`)));
+    this.#worker.on('exit', (code) => {
+      if (!this.#ended) this.#deliver(failure(`the row thread ended early (exit code ${code})`));
+    });
+  }
+
+  next(): Promise<ToMain> {
+    const message = this.#queue.shift();
+    if (message) return Promise.resolve(message);
+    return new Promise((resolve) => (this.#waiter = resolve));
+  }
+
+  send(message: ToRows): void {
+    this.#worker.postMessage(message);
+  }
+
+  /** Stops the thread, whether it finished or not (the run stopped, or a take failed). */
+  async end(): Promise<void> {
+    this.#ended = true;
+    await this.#worker.terminate();
+  }
+
+  #deliver(message: ToMain): void {
+    if (message.type === 'done' || message.type === 'error') this.#ended = true;
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    if (waiter) waiter(message);
+    else this.#queue.push(message);
+  }
+}
+
+function failure(message: string): ToMain {
+  return {
+    type: 'error',
+    error: {
+      className: 'Error',
+      name: 'RowThreadError',
+      message,
+      stack: undefined,
+      fields: {},
+      cause: undefined,
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// The row thread (issue 23): rows read and checked on a thread of their own give the run that reading them on
+// the main thread gives: the same records at the receiver, in the same order, the same counts, rejects file,
+// warnings and exit code; an error that ends a run there ends it the same way. REVIMPORT_ROW_THREAD=1 forces
+// the thread, 0 keeps it off; unset, inputs of 4 MiB or more use it. (`npm test` also runs every e2e test
+// with the thread forced on: package.json "test:row-thread".)
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useE2E } from '../helpers/e2e.js';
+import { exportCsv, header, pushEnv, rowCells } from '../helpers/exports.js';
+
+const key = 'row-thread-key-51d0';
+const e2e = useE2E({ key });
+
+// Node's own debug log (NODE_DEBUG=worker) names each worker script a run starts.
+const rowThreads = (stderr: string) =>
+  stderr.split('\n').filter((line) => /starts worker script \S*row-worker\.js/.test(line)).length;
+
+/** A summary without what differs from run to run (its ids and times, the receiver's URL, the ledger's path). */
+function stable(stdout: string): Record<string, unknown> {
+  const { runId, startedAt, finishedAt, durationMs, ledger, target, ...rest } = JSON.parse(stdout);
+  return rest;
+}
+
+/** Two files: invalid rows, a row with extra cells, ids repeated within and across files, a header-only file. */
+function writeInputs(work: string): string[] {
+  const first = path.join(work, 'a.csv');
+  const lines = exportCsv({ to: 1500, invalid: [7, 700, 1499] })
+    .trimEnd()
+    .split('\n');
+  lines.splice(40, 0, rowCells(12).join(','));
+  lines.splice(90, 0, '99999,v,1.00,EUR,2024-05-01T00:00:00Z,extra,cells');
+  writeFileSync(first, `${lines.join('\n')}\n`);
+  const second = path.join(work, 'b.csv');
+  writeFileSync(second, exportCsv({ from: 1400, to: 2600 }));
+  const empty = path.join(work, 'c.csv');
+  writeFileSync(empty, `${header}\n`);
+  return [first, second, empty];
+}
+
+describe('the row thread', () => {
+  it('sends, counts, rejects and warns exactly as the main thread does', async () => {
+    const files = writeInputs(e2e.work);
+    const runs = [];
+    for (const thread of ['0', '1']) {
+      const receiver = await e2e.start({ honourIdempotencyKey: false });
+      const state = path.join(e2e.work, `ledger-${thread}.db`);
+      const rejects = path.join(e2e.work, `rejects-${thread}.csv`);
+      const run = await runCli(
+        ['push', ...files, '-c', e2e.config, '--json', '--rejects', rejects, '--batch-size', '200'],
+        {
+          cwd: e2e.work,
+          env: { ...pushEnv(receiver.url, key, state), REVIMPORT_ROW_THREAD: thread, NODE_DEBUG: 'worker' },
+        },
+      );
+      runs.push({ run, receiver, rejects: readFileSync(rejects, 'utf8') });
+    }
+    const [main, thread] = runs;
+    expect(rowThreads(main!.run.stderr)).toBe(0);
+    expect(rowThreads(thread!.run.stderr)).toBe(1);
+    expect(thread!.run.code).toBe(main!.run.code);
+    expect(main!.run.code).toBe(1);
+    expect(stable(thread!.run.stdout)).toEqual(stable(main!.run.stdout));
+    expect(stable(main!.run.stdout)).toMatchObject({
+      rowsRead: 2703,
+      invalid: 104,
+      duplicates: 101,
+      sent: 2599,
+    });
+    expect(thread!.receiver.accepted.map((a) => a.record)).toEqual(
+      main!.receiver.accepted.map((a) => a.record),
+    );
+    expect(thread!.rejects.replaceAll(/run [^,]*/g, '')).toBe(main!.rejects.replaceAll(/run [^,]*/g, ''));
+  });
+
+  it('ends a run on a file it cannot read the same way (exit 2, the same message)', async () => {
+    const file = path.join(e2e.work, 'wrong.csv');
+    writeFileSync(file, 'Order,Visitor ID,Amount,Currency,Time\n1,v-1,2.00,EUR,2024-05-01T00:00:00Z\n');
+    const receiver = await e2e.start();
+    const results = [];
+    for (const thread of ['0', '1']) {
+      const state = path.join(e2e.work, `ledger-${thread}.db`);
+      results.push(
+        await runCli(['push', file, '-c', e2e.config], {
+          cwd: e2e.work,
+          env: { ...pushEnv(receiver.url, key, state), REVIMPORT_ROW_THREAD: thread },
+        }),
+      );
+    }
+    expect(results[0]!.code).toBe(2);
+    expect(results[1]!.code).toBe(2);
+    expect(results[1]!.stderr).toContain('Order ID');
+    expect(results[1]!.stderr.replace('ledger-1.db', 'ledger-0.db')).toBe(results[0]!.stderr);
+    expect(receiver.accepted).toHaveLength(0);
+  });
+
+  it('starts for an input of 4 MiB or more when REVIMPORT_ROW_THREAD is unset, not for a smaller one', async () => {
+    const receiver = await e2e.start();
+    // ~1 KiB rows: a column the mapping does not take pads each row.
+    const pad = 'x'.repeat(1000);
+    const rows = (count: number) =>
+      [
+        `${header},Note`,
+        ...Array.from({ length: count }, (_, i) => `${rowCells(i + 1).join(',')},${pad}`),
+      ].join('\n');
+    const large = path.join(e2e.work, 'large.csv');
+    writeFileSync(large, rows(4300));
+    const small = path.join(e2e.work, 'small.csv');
+    writeFileSync(small, rows(10));
+    const env = {
+      ...pushEnv(receiver.url, key, e2e.state),
+      NODE_DEBUG: 'worker',
+      REVIMPORT_ROW_THREAD: undefined,
+    };
+    const big = await runCli(['push', large, '-c', e2e.config, '--json'], { cwd: e2e.work, env });
+    expect(JSON.parse(big.stdout)).toMatchObject({ sent: 4300 });
+    expect(rowThreads(big.stderr)).toBe(1);
+    const little = await runCli(['push', small, '-c', e2e.config, '--json'], { cwd: e2e.work, env });
+    expect(JSON.parse(little.stdout)).toMatchObject({ alreadySent: 10 });
+    expect(rowThreads(little.stderr)).toBe(0);
+  });
+});
