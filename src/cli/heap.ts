@@ -6,7 +6,15 @@
 // hard limit would turn a large lookup file or a long outstanding list into an out-of-memory crash anyway.
 // Measured on 300k-row pushes, paired against V8's default (bench/README.md): 20, 35 and 60 % all peak at
 // 179-185 MiB for 5-20 % more CPU (noisy), 100 % at 195-220 MiB; 50 % is the step kept.
-import { setFlagsFromString } from 'node:v8';
+//
+// The young generation (issue 23, "memory flat"): V8 doubles its semi-spaces up to 16 MiB each (32 MiB of
+// RSS) while rows survive their look-up chunk; `--max-semi-space-size` is also fixed at heap creation, but
+// the growth factor is read at each growth. So the factor stays at V8's 2 until the new space holds
+// `youngSemiSpaceMiB` per semi-space, then goes to 1 (no more growth), checked after each collection (a
+// shrunk new space may grow back). `--check` of 1M rows (bench/README.md): 16 MiB (default) 139 MiB 5.6 s CPU,
+// 4 MiB 117-121 MiB 5.9 s, 8 MiB 124-127 MiB 5.7 s, 1 MiB (factor 1 from the start) 114 MiB 8.2 s.
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** Heap growing step for a run: 1 + percent/100 of the live heap after each full collection. */
 export const heapGrowingPercent = 50;
@@ -20,7 +28,33 @@ export function heapFlag(execArgv: readonly string[]): string | undefined {
   return `--heap-growing-percent=${heapGrowingPercent}`;
 }
 
-export function tuneHeap(execArgv: readonly string[]): void {
+/** The semi-space size (MiB) the young generation may grow to; V8's own limit is 16 on 64-bit. */
+export const youngSemiSpaceMiB = 4;
+
+/** Whether the user sizes the young generation on node's command line or in NODE_OPTIONS. */
+export function userSizesYoung(execArgv: readonly string[], nodeOptions = ''): boolean {
+  const sized = /--(max|min)[-_]semi[-_]space[-_]size\b|--semi[-_]space[-_]growth[-_]factor\b/;
+  return execArgv.some((option) => sized.test(option)) || sized.test(nodeOptions);
+}
+
+/** The growth factor for a new space of `newSpaceBytes` (both semi-spaces): 2 below the cap, 1 at it. */
+export function youngGrowthFactor(newSpaceBytes: number): 1 | 2 {
+  return newSpaceBytes >= 2 * youngSemiSpaceMiB * 1024 * 1024 ? 1 : 2;
+}
+
+/** Keeps the young generation at `youngSemiSpaceMiB`: after each collection, sets the factor it needs. */
+export function capYoungGeneration(): PerformanceObserver {
+  const observer = new PerformanceObserver(() => {
+    const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    // Set each time, not only on a change: starting a worker thread sets the process's V8 flags again.
+    setFlagsFromString(`--semi-space-growth-factor=${youngGrowthFactor(space?.space_size ?? 0)}`);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return observer;
+}
+
+export function tuneHeap(execArgv: readonly string[], nodeOptions?: string): void {
   const flag = heapFlag(execArgv);
   if (flag) setFlagsFromString(flag);
+  if (!userSizesYoung(execArgv, nodeOptions)) capYoungGeneration();
 }

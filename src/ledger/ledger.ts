@@ -691,15 +691,16 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     db.exec('PRAGMA foreign_keys = ON');
     // Readers (history, status) never block in WAL; this covers two writers opening at once.
     db.exec('PRAGMA busy_timeout = 5000');
-    // Memory (issue 5: peak RSS <= 150 MiB for a whole push): no mmap, and an 8 MiB page cache.
+    // Memory (issues 5, 23: peak RSS <= 150 MiB for a whole push): no mmap, and a 4 MiB page cache.
     // Touched mmap pages count in RSS, and lookups of random keys touch the whole records table
     // (~100 MiB per 1M records): with 1 GiB of mmap a re-run of 1M rows peaked at 320 MiB (8.8 s),
     // without it at 157 MiB (10.3 s): the cold pages are read() from the OS page cache, outside the
     // process, for a syscall per page. The page cache size made no measurable difference to lookups or
-    // writes between 2 and 16 MiB (1M random keys); 8 MiB holds the hot tables (inflight, staged and
-    // their indexes, a few MiB at the merge threshold) and the records B-tree's interior pages.
+    // writes between 2 and 16 MiB (1M random keys). Each connection (main thread, writer) has its own: 8
+    // MiB each made a 1M-row push peak at 173 MiB, 2 MiB at 157 (bench/README.md, issue 23); 4 MiB holds the
+    // hot tables and most of the records B-tree's interior pages (~5 MiB at 5M records).
     db.exec('PRAGMA mmap_size = 0');
-    db.exec('PRAGMA cache_size = -8192');
+    db.exec('PRAGMA cache_size = -4096');
     // Each batch commits twice (pending, then delivered): 16384 pages (64 MiB of WAL at most) checkpoints
     // less often than the default 1000 and folds repeated writes of a page (the hot tables, a merge's
     // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured

@@ -1,97 +1,227 @@
-// The conversionIds seen on valid rows of this run, to flag later repeats as duplicates. Keeps a 64-bit
-// fingerprint per id (two independent 32-bit hashes) in typed arrays with open addressing, not the
-// strings: 8 bytes a slot, so 5M ids cost 64 MiB at most where a Set<string> took several hundred.
-//
-// False positives: two different ids are taken for one only when both 32-bit hashes agree, i.e. with
-// odds of about 2^-64 per pair compared. A new id is compared with the occupants of its probe run
-// (under 9 slots on average at the 0.75 load bound), so over a run of n ids the chance that any valid
-// row is wrongly flagged as a duplicate is about 9n / 2^64: 2.4e-12 for 5M ids.
+// The conversionIds seen on valid rows of this run, to flag later repeats as duplicates (issue 23: exact by
+// design, a few bytes per distinct id, no doubling spike). A false "duplicate" is impossible, not improbable:
+// - An id that is a prefix and a run of up to 15 digits ("ORD-0000012345", "1001", "#A-77") is kept as an
+//   exact 64-bit key: the prefix's number in a dictionary of at most 1,023 (10 bits), the digit count (4
+//   bits) and the digits' value (< 10^15 < 2^50). Distinct ids give distinct keys (prefix and digits are
+//   split at the last non-digit, leading zeros live in the digit count), so keys are compared, not hashes.
+// - Any other id is kept as its code units in an arena (ids-arena.ts: one byte each for Latin-1 ids); its
+//   slot holds a 32-bit hash and the arena position, and a hash match is confirmed by comparing the units.
+// Keys sharing their upper 32 bits (one prefix and digit count, as most files' ids do) keep only their lower
+// word, in a WordSet of that upper word (word-set.ts; the first 64 upper words met): 4-byte slots at a load of
+// 0.64-0.8, 5-6.25 bytes per distinct id (measured: 6.1 MiB at 1M ids, 25.7 MiB at 5M). Other keys and the
+// arena's ids take 8-byte slots (10-12.5 bytes an id; an arena id adds its length + 4: a UUID ~55 in all).
+// Every table is one of 256 picked by hash and grows by a quarter once 80 % full, so a regrowth copies a
+// 256th of the whole (one table of 2^23 slots doubling at once peaked at 96 MiB for 5M ids before).
+import { IdsArena } from './ids-arena.js';
+import { WordSet } from './word-set.js';
 
-/** Slots in a new table (a power of two). */
-const initialCapacity = 1 << 16;
-/** Grow (double) before more than this share of the slots is used: keeps probe runs short. */
-const maxLoad = 0.75;
+/** The id's table hash (32 bits); a parameter so tests can make every id collide. */
+export type IdHash = (id: string) => number;
+
+const shardBits = 8;
+const maxLoad = 0.8;
+const firstSlots = 16;
+/** Prefixes the dictionary takes; ids with a prefix past them go to the arena. */
+const maxPrefixes = 1023;
+const maxPrefixLength = 32;
+/** Upper words that get a WordSet of their own (16 KiB each when new); keys past them take 8-byte slots. */
+const maxWordSets = 64;
 
 export class SeenIds {
-  /** Slot i holds [i*2] = first hash, [i*2+1] = second hash; 0/0 marks an empty slot. */
-  #slots: Uint32Array;
-  #mask: number;
+  readonly #keys = Array.from({ length: 1 << shardBits }, () => new SlotTable(keyHash));
+  /** Slots of arena ids: the hash (0 taken as 1: 0 marks an empty slot) and the arena position + 1. */
+  readonly #hashed = Array.from({ length: 1 << shardBits }, () => new SlotTable((hash) => hash));
+  /** Lower words of the exact keys, by upper word (the first `maxWordSets` upper words met). */
+  readonly #words = new Map<number, WordSet>();
+  readonly #prefixes = new Map<string, number>();
+  readonly #arena = new IdsArena();
+  readonly #hash: IdHash;
   #size = 0;
-  #limit: number;
+  /** The upper word last met (0: none yet; no key's is 0) and its WordSet. */
+  #lastHigh = 0;
+  #lastWords: WordSet | undefined;
+  /** The prefix last met and its number (0: none yet). */
+  #lastPrefix = '';
+  #lastNumber = 0;
 
-  constructor(capacity = initialCapacity) {
-    let slots = initialCapacity;
-    while (slots < capacity) slots *= 2;
-    this.#slots = new Uint32Array(slots * 2);
-    this.#mask = slots - 1;
-    this.#limit = Math.floor(slots * maxLoad);
+  constructor(options: { hash?: IdHash } = {}) {
+    this.#hash = options.hash ?? hashId;
   }
 
-  /** Adds the id; false when it (or, with the odds above, an id with the same fingerprint) was already there. */
+  /** Adds the id; false when it was already there. */
   add(id: string): boolean {
-    let a = 0x811c9dc5;
-    let b = 0x9747b28c;
-    for (let i = 0; i < id.length; i++) {
-      const c = id.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-      b ^= b >>> 15;
-    }
-    // Final mixes so that ids differing only in their last character still spread over the table.
-    a ^= a >>> 16;
-    a = Math.imul(a, 0x85ebca6b);
-    a ^= a >>> 13;
-    a = Math.imul(a, 0xc2b2ae35);
-    a ^= a >>> 16;
-    b = Math.imul(b ^ id.length, 0x27d4eb2d);
-    b ^= b >>> 15;
-    a >>>= 0;
-    b >>>= 0;
-    // 0/0 is the empty marker; an id hashing to it is stored as 0/1.
-    if (a === 0 && b === 0) b = 1;
-    if (!this.#insert(a, b)) return false;
-    this.#size++;
-    if (this.#size > this.#limit) this.#grow();
-    return true;
+    const added = this.#addKey(id) ?? this.#addHashed(id);
+    if (added) this.#size++;
+    return added;
   }
 
   get size(): number {
     return this.#size;
   }
 
-  /** Slots allocated (for the memory bound in tests and the benchmark). */
-  get capacity(): number {
-    return this.#mask + 1;
+  /** Bytes held (slots and arena), for the bound in tests and the benchmark. */
+  get bytes(): number {
+    let slots = 0;
+    for (const table of this.#keys) slots += table.capacity;
+    for (const table of this.#hashed) slots += table.capacity;
+    let words = 0;
+    for (const set of this.#words.values()) words += set.bytes;
+    return slots * 8 + words + this.#arena.bytes;
   }
 
-  #insert(a: number, b: number): boolean {
-    const slots = this.#slots;
-    const mask = this.#mask;
-    let i = a & mask;
-    for (;;) {
-      const at = i * 2;
-      const sa = slots[at]!;
-      const sb = slots[at + 1]!;
-      if (sa === 0 && sb === 0) {
-        slots[at] = a;
-        slots[at + 1] = b;
-        return true;
-      }
-      if (sa === a && sb === b) return false;
-      i = (i + 1) & mask;
+  /** As an exact key, or undefined when the id has no such key (the arena takes it then). */
+  #addKey(id: string): boolean | undefined {
+    let digits = 0;
+    let value = 0;
+    for (let at = id.length - 1; at >= 0 && digits <= 15; at--, digits++) {
+      const digit = id.charCodeAt(at) - 48;
+      if (digit < 0 || digit > 9) break;
+      value += digit * powersOfTen[digits]!;
     }
+    if (digits > 15) return undefined;
+    const start = id.length - digits;
+    const prefix = this.#prefix(id, start);
+    if (prefix === undefined) return undefined;
+    const low = value % 0x1_0000_0000;
+    // prefix (1..1023) << 22 | digit count << 18 | the value's top 18 bits: never 0, the empty mark.
+    const high = ((prefix << 22) | (digits << 18) | Math.floor(value / 0x1_0000_0000)) >>> 0;
+    const words = this.#wordsOf(high);
+    if (words !== undefined) return words.add(low);
+    const hash = keyHash(high, low);
+    return this.#keys[hash >>> (32 - shardBits)]!.insert(hash, high, low);
+  }
+
+  #addHashed(id: string): boolean {
+    const hash = this.#hash(id) >>> 0 || 1;
+    const arena = this.#arena;
+    // The new id's bytes are only appended once no slot on its run holds the same bytes.
+    return this.#hashed[hash >>> (32 - shardBits)]!.insert(
+      hash,
+      hash,
+      (position) => arena.equals(position - 1, id),
+      () => arena.append(id) + 1,
+    );
+  }
+
+  /** The WordSet of an upper word, unless `maxWordSets` upper words have one already. */
+  #wordsOf(high: number): WordSet | undefined {
+    if (high === this.#lastHigh) return this.#lastWords;
+    let words = this.#words.get(high);
+    if (words === undefined && this.#words.size < maxWordSets) {
+      words = new WordSet();
+      this.#words.set(high, words);
+    }
+    this.#lastHigh = high;
+    this.#lastWords = words;
+    return words;
+  }
+
+  /** The number of `id`'s first `length` units as a prefix, or undefined past the dictionary's bounds. */
+  #prefix(id: string, length: number): number | undefined {
+    // Most files have one prefix: no slice, no map look-up for it.
+    if (this.#lastNumber !== 0 && length === this.#lastPrefix.length && id.startsWith(this.#lastPrefix))
+      return this.#lastNumber;
+    if (length > maxPrefixLength) return undefined;
+    const prefix = id.slice(0, length);
+    let number = this.#prefixes.get(prefix);
+    if (number === undefined) {
+      if (this.#prefixes.size >= maxPrefixes) return undefined;
+      number = this.#prefixes.size + 1;
+      // A copy, not a slice of the row's text, which would keep the whole line alive (JSON keeps lone
+      // surrogates as they are; a UTF-8 round trip would not).
+      this.#prefixes.set(JSON.parse(JSON.stringify(prefix)) as string, number);
+    }
+    this.#lastPrefix = prefix;
+    this.#lastNumber = number;
+    return number;
+  }
+}
+
+const powersOfTen = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** Open addressing over pairs of 32-bit words; a first word of 0 marks an empty slot. */
+class SlotTable {
+  #slots = new Uint32Array(firstSlots * 2);
+  #capacity = firstSlots;
+  #size = 0;
+  /** A slot's hash again from its two words, to place it when the table grows. */
+  readonly #rehash: (first: number, second: number) => number;
+
+  constructor(rehash: (first: number, second: number) => number) {
+    this.#rehash = rehash;
+  }
+
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /**
+   * Puts (first, second) on the probe run from `hash`, unless a slot there holds `first` and, for a number
+   * `second`, that second word too, for a function, a second word it accepts; true when put. A function
+   * `second` is called for the word to put only then.
+   */
+  insert(
+    hash: number,
+    first: number,
+    second: number | ((held: number) => boolean),
+    secondToPut?: () => number,
+  ): boolean {
+    const slots = this.#slots;
+    const capacity = this.#capacity;
+    let i = home(hash, capacity);
+    for (let at = i * 2; slots[at] !== 0; at = i * 2) {
+      if (
+        slots[at] === first &&
+        (typeof second === 'number' ? slots[at + 1] === second : second(slots[at + 1]!))
+      )
+        return false;
+      if (++i === capacity) i = 0;
+    }
+    slots[i * 2] = first;
+    slots[i * 2 + 1] = typeof second === 'number' ? second : secondToPut!();
+    if (++this.#size > capacity * maxLoad) this.#grow();
+    return true;
   }
 
   #grow(): void {
     const old = this.#slots;
-    const slots = (this.#mask + 1) * 2;
-    this.#slots = new Uint32Array(slots * 2);
-    this.#mask = slots - 1;
-    this.#limit = Math.floor(slots * maxLoad);
+    this.#capacity = Math.ceil(this.#capacity * 1.25);
+    const slots = new Uint32Array(this.#capacity * 2);
     for (let at = 0; at < old.length; at += 2) {
-      const a = old[at]!;
-      const b = old[at + 1]!;
-      if (a !== 0 || b !== 0) this.#insert(a, b);
+      const first = old[at]!;
+      if (first === 0) continue;
+      let i = home(this.#rehash(first, old[at + 1]!), this.#capacity);
+      while (slots[i * 2] !== 0) i = (i + 1) % this.#capacity;
+      slots[i * 2] = first;
+      slots[i * 2 + 1] = old[at + 1]!;
     }
+    this.#slots = slots;
   }
+}
+
+/** An exact key's table hash. */
+function keyHash(high: number, low: number): number {
+  return mix(high ^ Math.imul(low, 0x9e3779b1));
+}
+
+/** The home slot of `hash` among `capacity` (its low bits: the top ones picked the table). */
+function home(hash: number, capacity: number): number {
+  return Math.floor((((hash << shardBits) >>> 0) * capacity) / 0x1_0000_0000);
+}
+
+/** A 32-bit finaliser (murmur3's): spreads keys differing in a few bits over the tables and slots. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** FNV-1a over the UTF-16 units, finalised. */
+function hashId(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return mix(h ^ id.length);
 }

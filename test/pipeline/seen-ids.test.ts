@@ -30,38 +30,69 @@ describe('SeenIds', () => {
     expect(seen.size).toBe(expected.filter(Boolean).length);
   });
 
+  it.each([
+    ['leading zeros', ['A-01', 'A-1', '01', '1', '001', 'A-01'], [true, true, true, true, true, false]],
+    ['16 digits and more', ['1234567890123456', '1234567890123457', '1234567890123456'], [true, true, false]],
+    [
+      'keys whose lower word is 0',
+      ['A-0', 'A-4294967296', 'A-00', 'A-0', 'A-4294967296'],
+      [true, true, true, false, false],
+    ],
+    ['lone surrogates', ['\uD800', '\uD801', '\uFFFD', '\uD800'], [true, true, true, false]],
+    ['latin-1 against wide', ['\u00e9', '\u00e9\u0100', '\u0100', '\u00e9'], [true, true, true, false]],
+  ])('keeps %s apart', (_, ids, expected) => {
+    const seen = new SeenIds();
+    expect(ids.map((id) => seen.add(id))).toEqual(expected);
+  });
+
+  const model = (seen: SeenIds, ids: string[]) => {
+    const known = new Set<string>();
+    for (const id of ids) {
+      const expected = !known.has(id);
+      known.add(id);
+      expect(seen.add(id)).toBe(expected);
+    }
+    expect(seen.size).toBe(known.size);
+  };
+
   it('agrees with a Set on any sequence of ids', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 300 }), (ids) => {
-        const seen = new SeenIds(1);
-        const model = new Set<string>();
-        for (const id of ids) {
-          const expected = !model.has(id);
-          model.add(id);
-          expect(seen.add(id)).toBe(expected);
-        }
-        expect(seen.size).toBe(model.size);
-      }),
+      fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 300 }), (ids) =>
+        model(new SeenIds(), ids),
+      ),
     );
   });
 
-  it('grows past many ids and still finds every one', () => {
+  it('never takes a new id for a duplicate, even when every hash collides (the bytes decide)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 200 }), (ids) =>
+        model(new SeenIds({ hash: () => 0x1234 }), ids),
+      ),
+    );
+    const seen = new SeenIds({ hash: () => 7 });
+    const ids = Array.from({ length: 2000 }, (_, i) => `id-${i}-x`);
+    model(seen, [...ids, ...ids.reverse()]);
+  });
+
+  it('takes ids past the prefix dictionary into the arena, exactly', () => {
+    const seen = new SeenIds();
+    const ids = Array.from({ length: 3000 }, (_, i) => `${String.fromCharCode(65 + (i % 26))}${i}x-7`);
+    model(seen, [...ids, ...ids]);
+  });
+
+  it('grows past many ids, still finds every one, at 5-6.25 bytes a distinct id (one prefix)', () => {
     const seen = new SeenIds();
     const count = 300_000;
     let added = 0;
-    for (let i = 0; i < count; i++) if (seen.add(`ORD-${i}`)) added++;
+    for (let i = 0; i < count; i++) if (seen.add(`ORD-${String(i * 7919).padStart(10, '0')}`)) added++;
     expect(added).toBe(count);
     expect(seen.size).toBe(count);
-    // 300k ids at a load of at most 0.75: 2^19 slots (524,288), i.e. 4 MiB.
-    expect(seen.capacity).toBe(524_288);
+    // Slots of 4 bytes at a load of 0.64-0.8, plus the first slots of every table (~100 KiB in all).
+    expect(seen.bytes / count).toBeGreaterThanOrEqual(5);
+    expect(seen.bytes / count).toBeLessThanOrEqual(6.25 + 100_000 / count);
     let repeats = 0;
-    for (let i = 0; i < count; i++) if (!seen.add(`ORD-${i}`)) repeats++;
+    for (let i = 0; i < count; i++) if (!seen.add(`ORD-${String(i * 7919).padStart(10, '0')}`)) repeats++;
     expect(repeats).toBe(count);
-    expect(seen.add('ORD-300000')).toBe(true);
-  });
-
-  it('rounds a capacity hint up to a power of two', () => {
-    expect(new SeenIds(100_000).capacity).toBe(131_072);
-    expect(new SeenIds().capacity).toBe(65_536);
+    expect(seen.add('ORD-0000000001')).toBe(true);
   });
 });

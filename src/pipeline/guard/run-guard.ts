@@ -13,6 +13,7 @@ import { compareValues, type StatsByCurrency } from './compare-values.js';
 import type { GuardHistory } from './guard-history.js';
 import { acceptedMessage, lateStopMessage, stopMessage } from './guard-message.js';
 import { isSeries, missingDays } from './missing-days.js';
+import { ValueSketch } from './value-sketch.js';
 import { valueStats } from './value-stats.js';
 
 export class RunGuard {
@@ -33,7 +34,8 @@ export class RunGuard {
   readonly #acceptedLate = new Set<string>();
   #stopped = false;
   #released = 0;
-  readonly #values = new Map<string, number[]>();
+  /** The run's values per currency, bounded past value-sketch.ts's exactValues. */
+  readonly #values = new Map<string, ValueSketch>();
   readonly #days = new Set<number>();
 
   constructor(inner: LookupQueue, settings: GuardSettings, history: GuardHistory, tally: RunTally) {
@@ -140,9 +142,9 @@ export class RunGuard {
 
   #measure(item: Item): void {
     const { conversionCurrency, conversionValue, conversionDatetime, conversionTimezone } = item.record;
-    const list = this.#values.get(conversionCurrency);
-    if (list) list.push(conversionValue);
-    else this.#values.set(conversionCurrency, [conversionValue]);
+    const values = this.#values.get(conversionCurrency) ?? new ValueSketch();
+    if (values.count === 0) this.#values.set(conversionCurrency, values);
+    values.add(conversionValue);
     if (this.#dailySeries) this.#days.add(item.day ?? recordDay(conversionDatetime, conversionTimezone));
   }
 
@@ -161,7 +163,7 @@ export class RunGuard {
     const found = await this.#history.values([record.conversionCurrency]);
     this.#past = { ...this.#past, ...statsOf(found) };
     if (record.conversionCurrency in this.#past) return this.#release();
-    const run = valueStats(this.#values.get(record.conversionCurrency) ?? []);
+    const run = (this.#values.get(record.conversionCurrency) ?? new ValueSketch()).stats();
     const late = compareValues({ [record.conversionCurrency]: run }, this.#past, this.#settings).findings;
     this.#late.push(...late);
     if (this.#settings.acceptShift) {
@@ -201,7 +203,7 @@ export class RunGuard {
   }
 
   #runStats(): StatsByCurrency {
-    return Object.fromEntries([...this.#values].map(([currency, values]) => [currency, valueStats(values)]));
+    return Object.fromEntries([...this.#values].map(([currency, values]) => [currency, values.stats()]));
   }
 }
 
