@@ -9,8 +9,8 @@ const ENTRIES_PER_CALL = 50_000;
 /** Prefilled ids start here: far above any generated file's row indexes. */
 const ID_OFFSET = 5_000_000_000;
 const PREFILL_URL = 'http://127.0.0.1:1';
-/** Bumped when the ledger's file layout changes (schema, page size): a cached file of another layout is rebuilt. */
-const LAYOUT = 'batch-journal-v3-page-8k';
+/** Bumped when the ledger's schema changes in place (unreleased): a cached file of another layout is rebuilt. */
+const LAYOUT = 'batch-journal-v3';
 
 const isCurrent = (meta, count) => meta.count === count && meta.layout === LAYOUT;
 
