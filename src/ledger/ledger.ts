@@ -686,11 +686,6 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
   }
   const db = retain(new Database(path));
   try {
-    // A new file's pages are 8 KiB (SQLite's default is 4): a merge writes and reads half as many pages, one
-    // syscall each (1M records merged into an empty ledger: 7.1 s wall against 14.5-17 s, bench/README.md
-    // "page size"), and a lookup still reads one leaf page a key. It takes effect on a new, empty file only:
-    // an existing ledger keeps its page size (changing it needs a VACUUM outside WAL mode).
-    db.exec('PRAGMA page_size = 8192');
     db.exec('PRAGMA journal_mode = WAL');
     // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit survives a process
     // crash or SIGKILL (it is in the WAL), and power loss can only drop the last commits, never

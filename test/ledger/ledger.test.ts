@@ -67,24 +67,6 @@ describe('openLedger', () => {
     expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 6 }]);
   });
 
-  // 8 KiB pages halve the pages a merge writes (bench/README.md, "page size"); a file that exists keeps its own.
-  it('gives a new file 8 KiB pages and leaves an existing file its page size', () => {
-    setUp();
-    expect(rawRows('PRAGMA page_size')).toEqual([{ page_size: 8192 }]);
-    const older = join(dir, 'older.db');
-    const db = retain(new Database(older));
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('CREATE TABLE t (x)');
-    db.close();
-    const reopened = openLedger(older, { now });
-    const target = reopened.target(targetOf('https://crm.example', 'sk_live_secret'));
-    const run = reopened.beginRun({ command: 'push', files: [] });
-    reopened.markPending(target, run, [pending('id:1', 'b1')]);
-    expect(reopened.lookup(target, ['id:1']).get('id:1')?.state).toBe('pending');
-    reopened.close();
-    expect(readRows(older, 'PRAGMA page_size')).toEqual([{ page_size: 4096 }]);
-  });
-
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
