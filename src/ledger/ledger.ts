@@ -72,6 +72,9 @@ const journalMergeThreshold = 1_000_000;
 
 type Statements = { [name in keyof typeof sql]: Database.Statement };
 
+/** A row of the lookup statements: the key's position in its chunk, state, content hash, amount JSON. */
+type LookupRow = [number, RecordState, string, string | null];
+
 /** A row of the runs table as SQLite returns it (also read by copy-ledger.ts). */
 export interface RunDbRow {
   id: number;
@@ -285,12 +288,13 @@ export class Ledger implements LedgerStore {
     const hot = (this.#stmt.hotAny.get() as { any: number }).any === 1;
     const statement = hot ? this.#stmt.lookup : this.#stmt.lookupRecords;
     for (let start = 0; start < keys.length; start += chunkSize) {
-      const params = { target: targetId, keys: JSON.stringify(keys.slice(start, start + chunkSize)) };
-      // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one.
-      const rows = statement.all(params) as [string, RecordState, string, string | null][];
-      for (const [key, state, contentHash, amount] of rows) {
+      const chunk = keys.slice(start, start + chunkSize);
+      // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one. A row names
+      // its key by its position in the chunk.
+      const rows = statement.all({ target: targetId, keys: JSON.stringify(chunk) }) as LookupRow[];
+      for (const [n, state, contentHash, amount] of rows) {
         const parsed = amount === null ? undefined : parseAmount(amount);
-        found.set(key, parsed ? { state, contentHash, amount: parsed } : { state, contentHash });
+        found.set(chunk[n]!, parsed ? { state, contentHash, amount: parsed } : { state, contentHash });
       }
     }
     return found;

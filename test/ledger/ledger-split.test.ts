@@ -88,6 +88,42 @@ describe('staged records', () => {
   });
 });
 
+describe('lookup of many keys', () => {
+  // Keys go to SQLite 500 a statement and each row names its key by its place in that chunk: every key of
+  // every chunk must come back under its own name, from each table, and a key asked twice once.
+  it('answers each key of several chunks under its own name, hot tables or records alone', () => {
+    const { target, run } = setUp();
+    const keys = Array.from({ length: 1_300 }, (_, n) => `id:${n}`);
+    const delivered = keys.filter((_, n) => n % 3 === 0);
+    ledger.markPending(
+      target,
+      run,
+      delivered.map((key) => entry(key)),
+    );
+    ledger.markDelivered(target, delivered, 'b1');
+    ledger.merge();
+    expect(tableSizes().records).toBe(delivered.length);
+    const asked = [...keys, 'id:999', 'id:0'];
+    const expected = new Map(
+      delivered.map((key) => [key, { state: 'delivered', contentHash: `hash-${key}` }]),
+    );
+    expect(ledger.lookup(target, asked)).toEqual(expected);
+
+    const hot = keys.filter((_, n) => n % 3 === 1);
+    ledger.markPending(
+      target,
+      run,
+      hot.map((key) => entry(key, 'b2')),
+    );
+    ledger.markDelivered(target, hot.slice(0, 300), 'b2');
+    expect(tableSizes()).toEqual({ inflight: hot.length - 300, staged: 300, records: delivered.length });
+    for (const [n, key] of hot.entries()) {
+      expected.set(key, { state: n < 300 ? 'delivered' : 'pending', contentHash: `hash-${key}` });
+    }
+    expect(ledger.lookup(target, asked)).toEqual(expected);
+  });
+});
+
 describe('the resend guard', () => {
   it.each([
     ['staged', false],
