@@ -2,16 +2,12 @@
 // `--check` stops after checking and touches neither the ledger nor the network.
 import type { Settings } from '../config/settings.js';
 import type { Summary } from '../report/summary.js';
-import { checkFiles, type FileSteps } from './check-files.js';
-import { headerMatcher } from './checked-rows.js';
-import { settleDateOrders } from './date-order.js';
 import { openGuard } from './guard/open-guard.js';
 import type { PipelineHooks } from './hooks.js';
+import { readAndCheck } from './read-files.js';
 import type { RowThreadData } from './row-thread/messages.js';
 import { checkFilesOnThread, useRowThread } from './row-thread/row-thread.js';
-import { createRunChecker, openRunLookup } from './run-checker.js';
 import { closeDelivery, openDelivery, resendEarlier, stopDelivery, stopOnSignal } from './run-delivery.js';
-import { runReader } from './run-reader.js';
 import { RunTally } from './run-tally.js';
 import { outcomeTaker } from './take-outcome.js';
 import type { ErrorWithSummary, RunDeps, RunOptions } from './types.js';
@@ -51,7 +47,9 @@ export async function runPipeline(
     if (useRowThread(deps.rowThread, settings, options)) {
       await checkFilesOnThread(rowThreadData(settings, options, deps), steps);
     } else {
-      await checkOnThisThread(settings, options.files, deps, steps);
+      // Here, between the run's other work: a small input, stdin, a transform.
+      const { stdin, signal: stop, wallClock } = deps;
+      await readAndCheck(settings, options.files, { stdin, signal: stop, wallClock }, steps);
     }
     if (!deps.signal?.aborted) await guard?.decide();
     if (delivery) await closeDelivery(delivery, tally.summary, deps.signal?.aborted === true);
@@ -65,34 +63,6 @@ export async function runPipeline(
     await Promise.all(tally.pendingWrites);
   }
   return finalize();
-}
-
-/** Reads and checks the files here, between the run's other work (a small input, stdin, a transform). */
-async function checkOnThisThread(
-  settings: Settings,
-  files: string[],
-  deps: RunDeps,
-  steps: Pick<FileSteps, 'take' | 'hooks' | 'signal'> & { tally: RunTally; hooks: PipelineHooks },
-): Promise<void> {
-  const { tally, hooks } = steps;
-  const isHeader = headerMatcher(settings.mapping);
-  const lookup = await openRunLookup(settings, deps.signal, tally.warn);
-  try {
-    const check = createRunChecker(settings, lookup, deps.wallClock, tally);
-    const reader = runReader(settings, isHeader, { stdin: deps.stdin, signal: deps.signal }, hooks);
-    // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
-    const inputs = await settleDateOrders(files, {
-      open: reader.open,
-      readOnce: reader.readOnce,
-      mapping: settings.mapping,
-      lookup,
-      useFormats: (file, formats) => check.useDateFormats(file, formats),
-      warn: tally.warn,
-    });
-    await checkFiles(files, { ...steps, inputs, reader, check });
-  } finally {
-    lookup?.close();
-  }
 }
 
 /** What the row thread is given: the row path's settings (plain data) and the run's wall clock. */

@@ -13,7 +13,7 @@
 // Every table is one of 256 picked by hash and grows by a quarter once 80 % full, so a regrowth copies a
 // 256th of the whole (one table of 2^23 slots doubling at once peaked at 96 MiB for 5M ids before).
 import { IdsArena } from './ids-arena.js';
-import { WordSet } from './word-set.js';
+import { mixWord, WordSet } from './word-set.js';
 
 /** The id's table hash (32 bits); a parameter so tests can make every id collide. */
 export type IdHash = (id: string) => number;
@@ -201,7 +201,7 @@ class SlotTable {
 
 /** An exact key's table hash. */
 function keyHash(high: number, low: number): number {
-  return mix(high ^ Math.imul(low, 0x9e3779b1));
+  return mixWord(high ^ Math.imul(low, 0x9e3779b1));
 }
 
 /** The home slot of `hash` among `capacity` (its low bits: the top ones picked the table). */
@@ -209,19 +209,9 @@ function home(hash: number, capacity: number): number {
   return Math.floor((((hash << shardBits) >>> 0) * capacity) / 0x1_0000_0000);
 }
 
-/** A 32-bit finaliser (murmur3's): spreads keys differing in a few bits over the tables and slots. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
 /** FNV-1a over the UTF-16 units, finalised. */
 function hashId(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return mix(h ^ id.length);
+  return mixWord(h ^ id.length);
 }

@@ -3,7 +3,7 @@
 // instead of a structured clone of hundreds of objects (measured: 3 us a record to clone, 0.5 to unpack).
 import type { SourceInfo, SourceRow } from '../../input/types.js';
 import { keyOf } from '../../ledger/record-key.js';
-import type { ConversionRecord } from '../../record/fields.js';
+import { type ConversionRecord, type RecordField, recordFields } from '../../record/fields.js';
 import type { CheckedRow, SkippedRow } from '../rows/types.js';
 
 /**
@@ -69,15 +69,9 @@ const Kind = {
 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 /** conversionValue aside, the record's fields in their wire order, each one bit of the presence mask. */
-const stringFields = [
-  'conversionCurrency',
-  'conversionDatetime',
-  'conversionTimezone',
-  'serviceId',
-  'conversionId',
-  'conversionName',
-  'conversionEmail',
-] as const;
+const stringFields = recordFields.filter(
+  (field): field is Exclude<RecordField, 'conversionValue'> => field !== 'conversionValue',
+);
 
 /** Builds batches on the row thread: events appended in order, `take()` hands the batch over. */
 export class BatchWriter {

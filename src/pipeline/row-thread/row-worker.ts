@@ -4,11 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { recordIdentity } from '../../ledger/record-key.js';
 import { recordDay } from '../../record/local-day.js';
-import { checkFiles } from '../check-files.js';
-import { headerMatcher } from '../checked-rows.js';
-import { settleDateOrders } from '../date-order.js';
-import { createRunChecker, openRunLookup } from '../run-checker.js';
-import { runReader } from '../run-reader.js';
+import { readAndCheck } from '../read-files.js';
 import { BatchWriter, type TakenOutcome } from './batch-codec.js';
 import type { RowThreadData, ToMain, ToRows } from './messages.js';
 import { sendError } from './thread-error.js';
@@ -51,55 +47,36 @@ async function post(): Promise<void> {
 
 async function run(): Promise<void> {
   const { settings, files, wallNow, wire } = data;
-  // No signal of its own: a stopped run terminates this thread.
-  const signal = undefined;
-  const warn = (message: string) => writer.warn(message, false);
   const hooks = {
     onWarning: (message: string) => writer.warn(message, true),
     onBytesRead: (bytes: number) => writer.bytes(bytes),
     onFileStart: (file: string) => writer.fileStart(file),
     onFileDone: (file: string, rows: number) => writer.fileDone(file, rows, counts()),
   };
-  const lookup = await openRunLookup(settings, signal, warn);
-  try {
-    const check = createRunChecker(settings, lookup, () => wallNow, {
-      warn,
-      notePreset: (file, preset) => writer.preset(file, preset),
-    });
-    const reader = runReader(settings, headerMatcher(settings.mapping), { signal }, hooks);
-    const inputs = await settleDateOrders(files, {
-      open: reader.open,
-      readOnce: reader.readOnce,
-      mapping: settings.mapping,
-      lookup,
-      useFormats: (file, formats) => check.useDateFormats(file, formats),
-      warn,
-    });
-    const take = (outcome: TakenOutcome) => {
-      if ('ok' in outcome && outcome.ok) {
-        const record = outcome.record;
-        outcome.day = recordDay(record.conversionDatetime, record.conversionTimezone);
-        if (wire) {
-          outcome.wire = recordIdentity(record);
-        }
-      }
-      writer.outcome(outcome, counts());
-      return writer.outcomes >= BATCH_OUTCOMES ? post() : undefined;
-    };
-    await checkFiles(files, {
-      inputs,
-      reader,
-      check,
-      take,
-      tally: { summary, warn, pendingWrites: [] },
-      hooks,
-      signal,
-    });
-    writer.end(counts());
-    await post();
-  } finally {
-    lookup?.close();
-  }
+  const tally = {
+    summary,
+    warn: (message: string) => writer.warn(message, false),
+    notePreset: (file: string, preset: string) => writer.preset(file, preset),
+    pendingWrites: [],
+  };
+  const take = (outcome: TakenOutcome) => {
+    if ('ok' in outcome && outcome.ok) {
+      const record = outcome.record;
+      outcome.day = recordDay(record.conversionDatetime, record.conversionTimezone);
+      if (wire) outcome.wire = recordIdentity(record);
+    }
+    writer.outcome(outcome, counts());
+    return writer.outcomes >= BATCH_OUTCOMES ? post() : undefined;
+  };
+  // No signal of its own: a stopped run terminates this thread.
+  await readAndCheck(
+    settings,
+    files,
+    { wallClock: () => wallNow },
+    { take, tally, hooks, signal: undefined },
+  );
+  writer.end(counts());
+  await post();
 }
 
 run().then(
