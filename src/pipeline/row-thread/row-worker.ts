@@ -1,6 +1,7 @@
-// The row thread (issue 23): reads the run's files, checks every row and, for a push, hashes and serialises
-// each valid record, handing the main thread packed batches (batch-codec.ts) while it keeps the ledger and
-// the network. The same steps as on the main thread (check-files.ts); only where the outcomes go differs.
+// The row thread (issue 23): reads the run's files, checks every row, computes each valid record's local day
+// and, for a push, its content hash and key, handing the main thread packed batches (batch-codec.ts) while it
+// keeps the ledger and the network. The same steps as on the main thread (read-files.ts); only where the
+// outcomes go differs.
 import { parentPort, workerData } from 'node:worker_threads';
 import { recordIdentity } from '../../ledger/record-key.js';
 import { recordDay } from '../../record/local-day.js';
