@@ -23,6 +23,8 @@ export interface FileSteps {
   tally: FileTally;
   hooks: Pick<PipelineHooks, 'onFileStart' | 'onFileDone' | 'onRowRead'>;
   signal: AbortSignal | undefined;
+  /** Told before the conversions summed over the run are taken (the row thread marks it: row-thread/). */
+  onSums?: () => void;
 }
 
 export async function checkFiles(files: readonly string[], steps: FileSteps): Promise<void> {
@@ -36,6 +38,7 @@ export async function checkFiles(files: readonly string[], steps: FileSteps): Pr
   // reads the files again and sums them again.
   // Each sum stands for the first of its rows, counted folded until now.
   if (signal?.aborted) return;
+  steps.onSums?.();
   for (const result of check.flush()) {
     tally.summary.folded--;
     await take(result);

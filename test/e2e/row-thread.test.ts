@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { AcceptedRecord } from '../../src/testing/receiver.js';
 import { runCli } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
-import { exportCsv, header, pushEnv, rowCells } from '../helpers/exports.js';
+import { exportConfig, exportCsv, header, pushEnv, rowCells } from '../helpers/exports.js';
 
 const key = 'row-thread-key-51d0';
 const e2e = useE2E({ key });
@@ -96,6 +96,59 @@ describe('the row thread', () => {
     expect(results[1]!.stderr).toContain('Order ID');
     expect(results[1]!.stderr.replace('ledger-1.db', 'ledger-0.db')).toBe(results[0]!.stderr);
     expect(receiver.accepted).toHaveLength(0);
+  });
+
+  it('an error in a later file leaves the rows taken before it counted, as on the main thread', async () => {
+    // 1,500 rows: two full batches of 512 and a last one not posted yet when the second file fails.
+    const first = path.join(e2e.work, 'a.csv');
+    writeFileSync(first, exportCsv({ to: 1500 }));
+    const wrong = path.join(e2e.work, 'b.csv');
+    writeFileSync(wrong, 'Order,Visitor ID,Amount,Currency,Time\n1,v-1,2.00,EUR,2024-05-01T00:00:00Z\n');
+    const summaries = [];
+    for (const thread of ['0', '1']) {
+      const receiver = await e2e.start({ honourIdempotencyKey: false });
+      const state = path.join(e2e.work, `ledger-${thread}.db`);
+      const run = await runCli(['push', first, wrong, '-c', e2e.config, '--json'], {
+        cwd: e2e.work,
+        env: { ...pushEnv(receiver.url, key, state), REVIMPORT_ROW_THREAD: thread },
+      });
+      expect(run.code).toBe(2);
+      summaries.push(stable(run.stdout));
+    }
+    expect(summaries[0]).toMatchObject({ rowsRead: 1500, valid: 1500 });
+    expect(summaries[1]).toEqual(summaries[0]);
+  });
+
+  it('takes every summed conversion once their turn has come, though the value guard stops the run', async () => {
+    // The guard decides at its 5th held record (guard.holdRecords), among the sums (mapping.sumBy), which
+    // come after the last row: 50 times the history's values, so it stops. Both threads then count all 40.
+    const config = path.join(e2e.work, 'sums.config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        ...exportConfig,
+        mapping: { ...exportConfig.mapping, sumBy: 'Order ID' },
+        guard: { holdRecords: 5 },
+      }),
+    );
+    const history = path.join(e2e.work, 'history.csv');
+    writeFileSync(history, exportCsv({ from: 1001, to: 1030, valueFor: () => '10.00' }));
+    const sums = path.join(e2e.work, 'sums.csv');
+    const rows = Array.from({ length: 40 }, (_, i) => rowCells(i + 1, () => '500.00').join(','));
+    writeFileSync(sums, [header, ...rows].join('\n'));
+    const summaries = [];
+    for (const thread of ['0', '1']) {
+      const receiver = await e2e.start({ honourIdempotencyKey: false });
+      const state = path.join(e2e.work, `ledger-sums-${thread}.db`);
+      const env = { ...pushEnv(receiver.url, key, state), REVIMPORT_ROW_THREAD: thread };
+      const before = await runCli(['push', history, '-c', config, '--json'], { cwd: e2e.work, env });
+      expect(JSON.parse(before.stdout)).toMatchObject({ sent: 30 });
+      const run = await runCli(['push', sums, '-c', config, '--json'], { cwd: e2e.work, env });
+      expect(run.code).toBe(6);
+      summaries.push(stable(run.stdout));
+    }
+    expect(summaries[0]).toMatchObject({ rowsRead: 40, valid: 40, invalid: 0, notSent: 40, sent: 0 });
+    expect(summaries[1]).toEqual(summaries[0]);
   });
 
   it('starts for an input of 4 MiB or more when REVIMPORT_ROW_THREAD is unset, not for a smaller one', async () => {

@@ -33,6 +33,7 @@ export type RowEvent =
   | { kind: 'readerWarning'; message: string }
   | { kind: 'preset'; file: string; preset: string }
   | { kind: 'bytes'; bytes: number }
+  | { kind: 'sums' }
   | { kind: 'end'; counts: Counts };
 
 /** The run's rows read and folded at an event: the main thread's summary takes them as it gets there. */
@@ -66,6 +67,7 @@ const Kind = {
   End: 8,
   Source: 9,
   IdColumn: 10,
+  Sums: 11,
 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 /** conversionValue aside, the record's fields in their wire order, each one bit of the presence mask. */
@@ -120,6 +122,11 @@ export class BatchWriter {
 
   bytes(bytes: number): void {
     this.#event(Kind.Bytes, bytes, 0, 0, 0, 0);
+  }
+
+  /** The run's summed conversions follow (mapping.sumBy): taken whatever stops the run after this. */
+  sums(): void {
+    this.#event(Kind.Sums, 0, 0, 0, 0, 0);
   }
 
   end(counts: Counts): void {
@@ -295,6 +302,9 @@ export class BatchReader {
           break;
         case Kind.End:
           yield { kind: 'end', counts };
+          break;
+        case Kind.Sums:
+          yield { kind: 'sums' };
           break;
       }
     }

@@ -58,20 +58,30 @@ export async function checkFilesOnThread(data: RowThreadData, steps: ThreadSteps
 
 async function consume(thread: RowThread, steps: ThreadSteps): Promise<void> {
   const reader = new BatchReader();
+  const state = { summing: false };
+  // A signal while the thread reads (a long first pass over a large file) ends the wait at once, as the reader's
+  // own signal does on the main thread.
+  const stopped = new Promise<undefined>((resolve) =>
+    steps.signal?.addEventListener('abort', () => resolve(undefined), { once: true }),
+  );
   for (;;) {
-    if (steps.signal?.aborted) return;
-    const message = await thread.next();
+    if (steps.signal?.aborted && !state.summing) return;
+    const message = state.summing ? await thread.next() : await Promise.race([thread.next(), stopped]);
+    if (message === undefined) return;
     if (message.type === 'error') throw reviveError(message.error);
     if (message.type === 'done') return;
     for (const event of reader.events(message.batch)) {
-      if (!(await apply(event, steps))) return;
+      if (!(await apply(event, steps, state))) return;
     }
     thread.send({ type: 'taken' });
   }
 }
 
-/** Does what the read loop does at this point; false once the run is stopped. */
-async function apply(event: RowEvent, steps: ThreadSteps): Promise<boolean> {
+/**
+ * Does what the read loop does at this point; false once the run is stopped. The conversions summed over the
+ * run are all taken once begun, as check-files.ts takes them (a stop then leaves them counted, not sent).
+ */
+async function apply(event: RowEvent, steps: ThreadSteps, state: { summing: boolean }): Promise<boolean> {
   const { tally, hooks, signal } = steps;
   const summary = tally.summary;
   switch (event.kind) {
@@ -83,9 +93,13 @@ async function apply(event: RowEvent, steps: ThreadSteps): Promise<boolean> {
       const taken = steps.take(event.outcome);
       if (taken) await taken;
       if (tally.pendingWrites.length > 0) await Promise.all(tally.pendingWrites.splice(0));
-      return !signal?.aborted;
+      return state.summing || !signal?.aborted;
     }
+    case 'sums':
+      state.summing = !signal?.aborted;
+      return state.summing;
     case 'fileStart':
+      if (signal?.aborted) return false;
       hooks.onFileStart?.(event.file);
       return true;
     case 'fileDone':

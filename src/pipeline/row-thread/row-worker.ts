@@ -34,14 +34,19 @@ const writer = new BatchWriter();
 const summary = { rowsRead: 0, folded: 0 };
 const counts = () => ({ rowsRead: summary.rowsRead, folded: summary.folded });
 
-/** Posts the batch so far; waits while BATCHES_AHEAD are not taken yet. */
-async function post(): Promise<void> {
-  if (writer.empty) return;
+/** Hands the batch so far to the main thread, its typed arrays transferred. */
+function send(): void {
   const batch = writer.take();
   port.postMessage({ type: 'batch', batch } satisfies ToMain, [
     batch.ends.buffer as ArrayBuffer,
     batch.nums.buffer as ArrayBuffer,
   ]);
+}
+
+/** Posts the batch so far; waits while BATCHES_AHEAD are not taken yet. */
+async function post(): Promise<void> {
+  if (writer.empty) return;
+  send();
   ahead++;
   while (ahead >= BATCHES_AHEAD) await new Promise<void>((resolve) => (room = resolve));
 }
@@ -74,7 +79,7 @@ async function run(): Promise<void> {
     settings,
     files,
     { wallClock: () => wallNow },
-    { take, tally, hooks, signal: undefined },
+    { take, tally, hooks, signal: undefined, onSums: () => writer.sums() },
   );
   writer.end(counts());
   await post();
@@ -82,5 +87,10 @@ async function run(): Promise<void> {
 
 run().then(
   () => port.postMessage({ type: 'done' } satisfies ToMain),
-  (error: unknown) => port.postMessage({ type: 'error', error: sendError(error) } satisfies ToMain),
+  (error: unknown) => {
+    // The rows taken before the error go first, as on the main thread, whose read loop takes each row before
+    // the next one can fail (a later file no preset reads): the last batch's rows went uncounted (review).
+    if (!writer.empty) send();
+    port.postMessage({ type: 'error', error: sendError(error) } satisfies ToMain);
+  },
 );
