@@ -115,8 +115,14 @@ describe('the row thread', () => {
       expect(run.code).toBe(2);
       summaries.push(stable(run.stdout));
     }
-    expect(summaries[0]).toMatchObject({ rowsRead: 1500, valid: 1500 });
-    expect(summaries[1]).toEqual(summaries[0]);
+    // What was read is the same on both threads; how much was sent before the error stopped the run is timing.
+    const read = (s: Record<string, unknown>) => {
+      const { rowsRead, folded, valid, invalid, skipped, duplicates } = s;
+      const accounted = ['sent', 'pending', 'failed', 'notSent'].reduce((n, k) => n + Number(s[k]), 0);
+      return { rowsRead, folded, valid, invalid, skipped, duplicates, accounted };
+    };
+    expect(read(summaries[0]!)).toMatchObject({ rowsRead: 1500, valid: 1500, accounted: 1500 });
+    expect(read(summaries[1]!)).toEqual(read(summaries[0]!));
   });
 
   it('takes every summed conversion once their turn has come, though the value guard stops the run', async () => {
