@@ -8,7 +8,7 @@ import type { CheckedRow, SkippedRow } from '../rows/types.js';
 
 /**
  * A valid row with what the run needs of it already computed on the row thread: its local day (the report's
- * revenue per day, the guard's series) and, for a push, its identity and JSON.
+ * revenue per day, the guard's series) and, for a push, its identity (key and content hash).
  */
 export type WireRow = Extract<CheckedRow, { ok: true }> & { wire?: Wire; day?: number };
 
