@@ -32,7 +32,6 @@ port.on('message', (message: ToRows) => {
 
 const writer = new BatchWriter();
 const summary = { rowsRead: 0, folded: 0 };
-const counts = () => ({ rowsRead: summary.rowsRead, folded: summary.folded });
 
 /** Hands the batch so far to the main thread, its typed arrays transferred. */
 function send(): void {
@@ -57,7 +56,7 @@ async function run(): Promise<void> {
     onWarning: (message: string) => writer.warn(message, true),
     onBytesRead: (bytes: number) => writer.bytes(bytes),
     onFileStart: (file: string) => writer.fileStart(file),
-    onFileDone: (file: string, rows: number) => writer.fileDone(file, rows, counts()),
+    onFileDone: (file: string, rows: number) => writer.fileDone(file, rows, summary),
   };
   const tally = {
     summary,
@@ -71,7 +70,8 @@ async function run(): Promise<void> {
       outcome.day = recordDay(record.conversionDatetime, record.conversionTimezone);
       if (wire) outcome.wire = recordIdentity(record);
     }
-    writer.outcome(outcome, counts());
+    // The counts as they stand: the writer copies them into the batch at once (no object per row).
+    writer.outcome(outcome, summary);
     return writer.outcomes >= BATCH_OUTCOMES ? post() : undefined;
   };
   // No signal of its own: a stopped run terminates this thread.
@@ -81,7 +81,7 @@ async function run(): Promise<void> {
     { wallClock: () => wallNow },
     { take, tally, hooks, signal: undefined, onSums: () => writer.sums() },
   );
-  writer.end(counts());
+  writer.end(summary);
   await post();
 }
 
