@@ -47,10 +47,11 @@ export interface RetryInfo {
 export interface DeliveryHooks<T> {
   /**
    * Before the first request of every distinct body (splits included), not before retries. `json` holds
-   * each record exactly as serialized in the body, so a caller keeping payloads need not serialize again.
-   * A promise returned holds the request back until it settles (a write on another thread).
+   * each record exactly as serialized in the body, so a caller keeping payloads need not serialize again;
+   * `body` is the body itself, the bytes the key was made of (a journal stores them as they are, not joined
+   * again). A promise returned holds the request back until it settles (a write on another thread).
    */
-  beforeSend?(items: T[], idempotencyKey: string, json: string[]): void | Promise<void>;
+  beforeSend?(items: T[], idempotencyKey: string, json: string[], body: string): void | Promise<void>;
   onDelivered?(items: T[], info: { status: number; idempotencyKey: string }): void;
   /** Final: the server refused these records (after bisection for 400/422). */
   onRejected?(items: T[], info: { status: number; message: string }): void;

@@ -86,7 +86,7 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
     if (run.halted()) return run.settleUnsent(job.parts);
     if (body.attempt === 1) {
       // A ledger on another thread answers later: the request waits until the batch is durable there.
-      const written = context.outcomes.announce(job.parts, body.key);
+      const written = context.outcomes.announce(job.parts, body.key, body.text);
       if (written) await written;
       if (run.halted()) return run.settleUnsent(job.parts);
     }

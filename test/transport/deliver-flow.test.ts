@@ -9,10 +9,11 @@ const setup = useDeliverySetup(apiKey);
 
 describe('beforeSend', () => {
   it('hands over each record exactly as serialized in the body it announces', async () => {
-    const { receiver, deliverer, serialized } = await setup({}, { batchSize: 3 });
+    const { receiver, deliverer, serialized, bodies } = await setup({}, { batchSize: 3 });
     await pushAll(deliverer, makeItems(5));
     await deliverer.close();
     expect(serialized.map((json) => `[${json.join(',')}]`)).toEqual(receiver.requests.map((r) => r.body));
+    expect(bodies).toEqual(receiver.requests.map((r) => r.body));
     expect(serialized[0]?.[0]).toBe(JSON.stringify(makeItems(1)[0]?.record));
   });
 });

@@ -37,6 +37,8 @@ export function recordHooks() {
   const sent: Array<{ ids: string[]; key: string }> = [];
   /** The `json` argument of each beforeSend call, in order. */
   const serialized: string[][] = [];
+  /** The `body` argument of each beforeSend call, in order. */
+  const bodies: string[] = [];
   const retries: RetryInfo[] = [];
   const requests: Array<{ status?: number; error?: string; records: number; attempt: number }> = [];
   const reasons: string[] = [];
@@ -47,9 +49,10 @@ export function recordHooks() {
     }
   };
   const hooks: DeliveryHooks<Item> = {
-    beforeSend: (items, key, json) => {
+    beforeSend: (items, key, json, body) => {
       sent.push({ ids: items.map((item) => String(item.record.conversionId)), key });
       serialized.push(json);
+      bodies.push(body);
     },
     onDelivered: (items) => note(items, 'delivered'),
     onRejected: (items, info) => {
@@ -66,7 +69,7 @@ export function recordHooks() {
   };
   const idsWith = (outcome: string) =>
     [...outcomes].filter(([, list]) => list.length === 1 && list[0] === outcome).map(([id]) => id);
-  return { hooks, outcomes, messages, sent, serialized, retries, requests, reasons, idsWith };
+  return { hooks, outcomes, messages, sent, serialized, bodies, retries, requests, reasons, idsWith };
 }
 
 export async function waitUntil(condition: () => boolean, what = 'condition'): Promise<void> {

@@ -36,12 +36,12 @@ export class DeliveryLedger {
    * journal: the body is durable before it goes out: a journal row of an earlier run resent whole is
    * already; new records become one journal row; records the ledger tracks one by one are marked pending.
    */
-  journal(items: Item[], idempotencyKey: string, json: string[]): Answer | undefined {
+  journal(items: Item[], idempotencyKey: string, json: string[], body: string): Answer | undefined {
     if (wholeRow(items, idempotencyKey)) {
       this.#writes.held(items);
       return undefined;
     }
-    if (items.every((i) => !i.batch && !i.perRecord)) return this.#journalRow(items, idempotencyKey, json);
+    if (items.every((i) => !i.batch && !i.perRecord)) return this.#journalRow(items, idempotencyKey, body);
     this.unjournal(items);
     return this.#writePending(items, idempotencyKey, json);
   }
@@ -115,7 +115,7 @@ export class DeliveryLedger {
     if (l) this.#writes.attempt(() => l.ledger.markFailed(l.targetId, keys, reason));
   }
 
-  #journalRow(items: Item[], idempotencyKey: string, json: string[]): Answer {
+  #journalRow(items: Item[], idempotencyKey: string, body: string): Answer {
     const l = this.#ledger;
     if (!l) return this.#writes.hold(items, () => undefined);
     // The id is known once the row is written; nothing reads it before (the request waits for the write).
@@ -125,7 +125,7 @@ export class DeliveryLedger {
       const records = items.map(
         (i) => [i.key, i.contentHash, i.record.conversionCurrency, i.record.conversionValue] as const,
       );
-      const id = l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, records, `[${json.join(',')}]`);
+      const id = l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, records, body);
       if (!(id instanceof Promise)) {
         batch.id = id;
         return;
