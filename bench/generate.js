@@ -32,7 +32,7 @@ const zones = [
   'UTC',
 ];
 // EUR 40 %, USD 30 %, GBP 20 %, JPY 10 %.
-const currencies = ['EUR', 'EUR', 'EUR', 'EUR', 'USD', 'USD', 'USD', 'GBP', 'GBP', 'JPY'];
+export const currencies = ['EUR', 'EUR', 'EUR', 'EUR', 'USD', 'USD', 'USD', 'GBP', 'GBP', 'JPY'];
 const names = ['purchase', 'purchase', 'purchase', 'lead', 'signup', 'subscription_renewal'];
 const firstNames = ['anna', 'ben', 'clara', 'david', 'emma', 'felix', 'greta', 'hugo', 'ida', 'jonas'];
 const lastNames = ['schmidt', 'miller', 'garcia', 'tanaka', 'sharma', 'dubois', 'rossi', 'novak'];

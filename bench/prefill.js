@@ -3,14 +3,14 @@
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { orderId } from './generate.js';
+import { currencies, orderId } from './generate.js';
 
 const ENTRIES_PER_CALL = 50_000;
 /** Prefilled ids start here: far above any generated file's row indexes. */
 const ID_OFFSET = 5_000_000_000;
 const PREFILL_URL = 'http://127.0.0.1:1';
 /** Bumped when the ledger's schema changes in place (unreleased): a cached file of another layout is rebuilt. */
-const LAYOUT = 'batch-journal-v3';
+const LAYOUT = 'batch-journal-v3-values';
 
 const isCurrent = (meta, count) => meta.count === count && meta.layout === LAYOUT;
 
@@ -36,8 +36,9 @@ export async function ensurePrefilled(dir, count, apiKey, log) {
         entries.push({
           key: `id:${orderId(ID_OFFSET + i)}`,
           contentHash: i.toString(16).padStart(32, '0'),
-          currency: 'EUR',
-          value: 1,
+          // The generated data's currencies and values (generate.js), so the value guard finds this
+          // history like the pushed file and lets the push through, as it would a shop's next export.
+          ...prefillValue(i),
         });
       }
       // One journal row per call, settled at once: merged into records in the ledger's own bulk steps.
@@ -58,6 +59,13 @@ export async function ensurePrefilled(dir, count, apiKey, log) {
   db.close();
   writeFileSync(meta, JSON.stringify({ count, layout: LAYOUT }));
   return file;
+}
+
+/** Currency and value of prefilled record `i`: generate.js's mix (4 EUR, 3 USD, 2 GBP, 1 JPY in 10), spread alike. */
+function prefillValue(i) {
+  const currency = currencies[i % currencies.length];
+  const amount = 99 + ((Math.imul(i, 0x9e3779b1) >>> 0) % 50_000);
+  return { currency, value: currency === 'JPY' ? amount + 1 : amount / 100 };
 }
 
 /** A fresh copy of the prefilled ledger at `target`, its one target pointed at `baseUrl`. */
