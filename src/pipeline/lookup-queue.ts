@@ -89,7 +89,8 @@ export class LookupQueue {
       if (entry && (await knownAlready(item, entry))) continue;
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
-      await deliverer.push(item);
+      const room = deliverer.push(item);
+      if (room) await room;
     }
   }
 }

@@ -61,11 +61,11 @@ export class BodyQueue<T> implements RunControl<T> {
     return this.#aborting || this.#stopError !== undefined || this.#budgetSpent;
   }
 
-  /** Adds one record to the body being filled (per record: no allocation here); resolves when there is room. */
-  add(part: Part<T>): Promise<void> {
+  /** Adds one record to the body being filled (per record: no allocation here); a promise only to wait for room. */
+  add(part: Part<T>): Promise<void> | undefined {
     if (this.#filling.fullFor(part)) this.flush();
     if (this.#filling.add(part)) this.flush();
-    return this.room();
+    return this.#outstanding() < this.#options.concurrency ? undefined : this.room();
   }
 
   /** Exactly these records as one body, after the body being filled. */

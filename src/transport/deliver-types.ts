@@ -107,10 +107,11 @@ export interface DeliverOptions<T extends { record: ConversionRecord }> {
 
 export interface Deliverer<T> {
   /**
-   * Add one record; resolves when there is room for more (backpressure). Once the run stopped (the key was
-   * refused, a hook failed) it rejects with that error, the record reported abandoned.
+   * Add one record; undefined when there is room for more at once (no promise per record), else a promise
+   * that resolves when there is (backpressure). Once the run stopped (the key was refused, a hook failed) it
+   * rejects with that error, the record reported abandoned.
    */
-  push(item: T): Promise<void>;
+  push(item: T): Promise<void> | undefined;
   /**
    * End the body being filled now, even if not full, and resolve when there is room (as push does).
    * Resending a ledger group this way rebuilds its original body, hence its original Idempotency-Key.

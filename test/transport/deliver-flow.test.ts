@@ -191,7 +191,7 @@ describe('secrets and hook failures', () => {
   it('reports a record pushed after the stop as abandoned, and rejects with the stop (issue 19)', async () => {
     const { deliverer, outcomes } = await setup({ apiKey: 'another-key' }, { batchSize: 1 });
     const [first, late, ...body] = makeItems(4);
-    await deliverer.push(first!).catch(() => undefined);
+    await Promise.resolve(deliverer.push(first!)).catch(() => undefined);
     await expect(deliverer.close()).rejects.toBeInstanceOf(AuthError);
     // The run stopped on the refused key: what is handed over now still gets its one outcome (it was
     // dropped unreported, and the pipeline's summary lost count of it).

@@ -322,16 +322,22 @@ export class BatchReader {
     const cells = new Array<string>(nums[i + 2]!);
     for (let c = 0; c < cells.length; c++) cells[c] = next();
     let cellAt = i + 5;
-    const field = (bit: number) => (fromCell & bit ? cells[nums[cellAt++]!]! : next());
-    // The fields in their wire order (fields.ts), as the validator built them: JSON.stringify of this
-    // record gives the same bytes as of the original.
-    const record = { conversionCurrency: '', conversionValue: at.value } as ConversionRecord;
-    const draft = record as unknown as Record<string, string | number>;
-    if (mask & 1) record.conversionCurrency = field(1);
-    if (mask & 2) record.conversionDatetime = field(2);
-    if (mask & 4) record.conversionTimezone = field(4);
-    for (let bit = 3; bit < stringFields.length; bit++)
-      if (mask & (1 << bit)) draft[stringFields[bit]!] = field(1 << bit);
+    const field = (bit: number) =>
+      mask & bit ? (fromCell & bit ? cells[nums[cellAt++]!]! : next()) : undefined;
+    // The fields in their wire order (fields.ts, stringFields' bits), read in that order. One literal: every
+    // record of the run has one shape, built in one allocation (fields added one by one grew a property store
+    // per record). An absent field is undefined, which JSON.stringify leaves out as it leaves out a missing
+    // one: the same bytes as the original.
+    const record = {
+      conversionCurrency: field(1),
+      conversionValue: at.value,
+      conversionDatetime: field(2),
+      conversionTimezone: field(4),
+      serviceId: field(8),
+      conversionId: field(16),
+      conversionName: field(32),
+      conversionEmail: field(64),
+    } as ConversionRecord;
     const row: SourceRow = { kind: 'csv', source: this.#sources[at.file]!, line: at.line, cells };
     const outcome: WireRow = { ok: true, record, row, idColumn: this.#idColumns[nums[i + 4]!]! };
     if (mask & (1 << stringFields.length)) {

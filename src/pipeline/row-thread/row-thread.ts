@@ -72,7 +72,8 @@ async function consume(thread: RowThread, steps: ThreadSteps): Promise<void> {
       if (message.type === 'error') throw reviveError(message.error);
       if (message.type === 'done') return;
       for (const event of reader.events(message.batch)) {
-        if (!(await apply(event, steps, state))) return;
+        const going = apply(event, steps, state);
+        if (!(typeof going === 'boolean' ? going : await going)) return;
       }
       thread.send({ type: 'taken' });
     }
@@ -82,10 +83,11 @@ async function consume(thread: RowThread, steps: ThreadSteps): Promise<void> {
 }
 
 /**
- * Does what the read loop does at this point; false once the run is stopped. The conversions summed over the
- * run are all taken once begun, as check-files.ts takes them (a stop then leaves them counted, not sent).
+ * Does what the read loop does at this point; false once the run is stopped (a promise only when a take must
+ * be waited for: no promise per row). The conversions summed over the run are all taken once begun, as
+ * check-files.ts takes them (a stop then leaves them counted, not sent).
  */
-async function apply(event: RowEvent, steps: ThreadSteps, state: { summing: boolean }): Promise<boolean> {
+function apply(event: RowEvent, steps: ThreadSteps, state: { summing: boolean }): boolean | Promise<boolean> {
   const { tally, hooks, signal } = steps;
   const summary = tally.summary;
   switch (event.kind) {
@@ -95,8 +97,7 @@ async function apply(event: RowEvent, steps: ThreadSteps, state: { summing: bool
       summary.folded = event.counts.folded;
       if (before >>> 10 !== summary.rowsRead >>> 10) hooks.onRowRead?.(summary.rowsRead);
       const taken = steps.take(event.outcome);
-      if (taken) await taken;
-      if (tally.pendingWrites.length > 0) await Promise.all(tally.pendingWrites.splice(0));
+      if (taken || tally.pendingWrites.length > 0) return afterTake(taken, steps, state);
       return state.summing || !signal?.aborted;
     }
     case 'sums':
@@ -129,6 +130,18 @@ async function apply(event: RowEvent, steps: ThreadSteps, state: { summing: bool
       hooks.onBytesRead?.(event.bytes);
       return true;
   }
+}
+
+/** The rest of an outcome's step when its take, or a ledger write it started, must be waited for. */
+async function afterTake(
+  taken: Promise<void> | undefined,
+  steps: ThreadSteps,
+  state: { summing: boolean },
+): Promise<boolean> {
+  if (taken) await taken;
+  const pendingWrites = steps.tally.pendingWrites;
+  if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
+  return state.summing || !steps.signal?.aborted;
 }
 
 /** The worker and the messages it sent that the run has not taken yet. */
