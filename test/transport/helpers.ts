@@ -89,7 +89,10 @@ export function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 /** Push every item, awaiting each push as the pipeline does. */
-export async function pushAll<T>(deliverer: { push(item: T): Promise<void> | undefined }, items: T[]): Promise<void> {
+export async function pushAll<T>(
+  deliverer: { push(item: T): Promise<void> | undefined },
+  items: T[],
+): Promise<void> {
   for (const item of items) await deliverer.push(item);
 }
 
