@@ -22,12 +22,16 @@ export interface CsvReadOptions {
   signal?: AbortSignal;
 }
 
-/** `source` gets delimiter, header, headerLine and parameters set on it. */
-export async function* readCsvRows(
+/**
+ * The file's rows, a chunk's rows at a time (no batch empty): a consumer of a million rows pays one async step
+ * per chunk, not the promises and microtasks of a yield per row in each generator on the way. `source` gets
+ * delimiter, header, headerLine and parameters set on it.
+ */
+export async function* readCsvBatches(
   chunks: AsyncIterable<Buffer>,
   source: SourceInfo,
   options: CsvReadOptions,
-): AsyncGenerator<SourceRow, void, undefined> {
+): AsyncGenerator<SourceRow[], void, undefined> {
   source.delimiter = options.delimiter;
   const collector = new CsvRowCollector(
     source,
@@ -45,13 +49,13 @@ export async function* readCsvRows(
     if (collector.rows.length > 0) {
       const rows = collector.rows;
       collector.rows = [];
-      yield* rows;
+      yield rows;
     }
   }
   if (options.signal?.aborted === true) return;
   tokenizer.end();
   collector.finish();
-  yield* collector.rows;
+  if (collector.rows.length > 0) yield collector.rows;
 }
 
 class CsvRowCollector implements CsvTokenSink {

@@ -14,11 +14,12 @@ export interface JsonlReadOptions {
   signal?: AbortSignal;
 }
 
-export async function* readJsonRows(
+/** The lines' rows, a chunk's rows at a time (no batch empty), as csv.ts's readCsvBatches. */
+export async function* readJsonBatches(
   chunks: AsyncIterable<Buffer>,
   source: SourceInfo,
   options: JsonlReadOptions,
-): AsyncGenerator<SourceRow, void, undefined> {
+): AsyncGenerator<SourceRow[], void, undefined> {
   const splitter = new JsonLineSplitter(source, options.maxFieldBytes);
   for await (const chunk of chunks) {
     if (options.signal?.aborted === true) return;
@@ -26,12 +27,12 @@ export async function* readJsonRows(
     if (splitter.rows.length > 0) {
       const rows = splitter.rows;
       splitter.rows = [];
-      yield* rows;
+      yield rows;
     }
   }
   if (options.signal?.aborted === true) return;
   splitter.end();
-  yield* splitter.rows;
+  if (splitter.rows.length > 0) yield splitter.rows;
 }
 
 export class JsonLineSplitter {

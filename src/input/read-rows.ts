@@ -3,9 +3,9 @@
 
 import { ConfigError } from '../errors.js';
 import { peek } from './chunks.js';
-import { readCsvRows } from './csv.js';
+import { readCsvBatches } from './csv.js';
 import { detectEncoding, ENCODING_SAMPLE_BYTES, normalizeEncoding, toUtf8 } from './encoding.js';
-import { readJsonRows } from './jsonl.js';
+import { readJsonBatches } from './jsonl.js';
 import { describeNotText } from './not-text.js';
 import { openBytes } from './open.js';
 import { detectFormat, type InputFormat, parseDelimiter, sniffDelimiter } from './sniff.js';
@@ -57,6 +57,14 @@ export async function* readRows(
   file: string,
   options: ReadOptions = {},
 ): AsyncGenerator<SourceRow, void, undefined> {
+  for await (const rows of readRowBatches(file, options)) yield* rows;
+}
+
+/** readRows a chunk's rows at a time (no batch empty): the run's read loop takes them so (check-files.ts). */
+export async function* readRowBatches(
+  file: string,
+  options: ReadOptions = {},
+): AsyncGenerator<SourceRow[], void, undefined> {
   const givenEncoding =
     options.encoding === undefined ? undefined : normalizeEncoding(options.encoding, file);
   const givenDelimiter =
@@ -92,12 +100,12 @@ export async function* readRows(
     const source: SourceInfo = { file, format, encoding };
     options.onSource?.(source);
     if (format === 'jsonl') {
-      yield* readJsonRows(text.chunks, source, { maxFieldBytes, signal: options.signal });
+      yield* readJsonBatches(text.chunks, source, { maxFieldBytes, signal: options.signal });
       return;
     }
     const delimiter =
       givenDelimiter ?? sniffDelimiter(text.head.subarray(0, ENCODING_SAMPLE_BYTES), options.isHeader);
-    yield* readCsvRows(text.chunks, source, {
+    yield* readCsvBatches(text.chunks, source, {
       delimiter,
       isHeader: options.isHeader,
       expectedHeader: options.expectedHeader,

@@ -50,7 +50,8 @@ async function checkFile(file: string, steps: FileSteps): Promise<void> {
   const summary = tally.summary;
   hooks.onFileStart?.(file);
   const before = summary.rowsRead;
-  const sourceRows = await checkRows(steps.inputs.get(file) ?? reader.open(file), steps);
+  const held = steps.inputs.get(file);
+  const sourceRows = await (held ? checkRows(held, steps) : checkBatches(reader.openBatches(file), steps));
   hooks.onRowRead?.(summary.rowsRead);
   const source = reader.source(file);
   if (sourceRows === 0 && !signal?.aborted) {
@@ -63,27 +64,53 @@ async function checkFile(file: string, steps: FileSteps): Promise<void> {
   hooks.onFileDone?.(file, summary.rowsRead - before);
 }
 
-/** The per-row path: check, count, take. Returns the file's data rows (folded ones included). */
+/** The per-row path over rows a chunk's worth at a time (a file). Returns the file's data rows. */
+async function checkBatches(batches: AsyncIterable<SourceRow[]>, steps: FileSteps): Promise<number> {
+  const signal = steps.signal;
+  let sourceRows = 0;
+  for await (const rows of batches) {
+    for (const row of rows) {
+      sourceRows++;
+      const waiting = checkRow(row, steps);
+      if (waiting) await waiting;
+      if (signal?.aborted) return sourceRows;
+    }
+  }
+  return sourceRows;
+}
+
+/** The per-row path over rows one at a time (stdin's, held by the date-order pass). */
 async function checkRows(rows: AsyncIterable<SourceRow>, steps: FileSteps): Promise<number> {
-  const { check, take, tally, hooks, signal } = steps;
-  const summary = tally.summary;
-  const pendingWrites = tally.pendingWrites;
+  const signal = steps.signal;
   let sourceRows = 0;
   for await (const row of rows) {
     sourceRows++;
-    const result = check(row);
-    // Every data row counts as read, a line item folded into its order too (init counts the same); only
-    // once checked: a row that ends the run (a file no preset reads) has no outcome to be counted in.
-    summary.rowsRead++;
-    if ((summary.rowsRead & 1023) === 0) hooks.onRowRead?.(summary.rowsRead);
-    if (result === 'folded') {
-      summary.folded++;
-      continue;
-    }
-    const taken = take(result);
-    if (taken) await taken;
-    if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
+    const waiting = checkRow(row, steps);
+    if (waiting) await waiting;
     if (signal?.aborted) break;
   }
   return sourceRows;
+}
+
+/** One row checked, counted and taken: a promise when the loop must wait (its take, the writes pending). */
+function checkRow(row: SourceRow, steps: FileSteps): Promise<void> | undefined {
+  const { check, take, tally, hooks } = steps;
+  const summary = tally.summary;
+  const result = check(row);
+  // Every data row counts as read, a line item folded into its order too (init counts the same); only
+  // once checked: a row that ends the run (a file no preset reads) has no outcome to be counted in.
+  summary.rowsRead++;
+  if ((summary.rowsRead & 1023) === 0) hooks.onRowRead?.(summary.rowsRead);
+  if (result === 'folded') {
+    summary.folded++;
+    return undefined;
+  }
+  const taken = take(result);
+  if (taken || tally.pendingWrites.length > 0) return settle(taken, tally.pendingWrites);
+  return undefined;
+}
+
+async function settle(taken: Promise<void> | undefined, pendingWrites: Promise<void>[]): Promise<void> {
+  if (taken) await taken;
+  if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
 }

@@ -1,7 +1,7 @@
 // How a run reads its input files: one set of read options for all of them, the bytes read counted for
 // the display, and each file's SourceInfo (its header) kept for the file's end.
 import type { Settings } from '../config/settings.js';
-import { readRows } from '../input/read-rows.js';
+import { readRowBatches, readRows } from '../input/read-rows.js';
 import type { SourceInfo, SourceRow } from '../input/types.js';
 import type { HeaderMatcher } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
@@ -9,6 +9,8 @@ import type { PipelineHooks } from './hooks.js';
 export interface RunReader {
   /** The run's reading of a file: bytes counted, its SourceInfo kept. */
   open(file: string): AsyncGenerator<SourceRow>;
+  /** open, a chunk's rows at a time (the read loop: check-files.ts). */
+  openBatches(file: string): AsyncGenerator<SourceRow[]>;
   /** A reading of a file for one pass alone (its day/month order: date-order.ts). */
   readOnce(file: string): AsyncGenerator<SourceRow>;
   /** The SourceInfo of a file opened, once its format is known. */
@@ -38,14 +40,15 @@ export function runReader(
     maxFieldBytes: settings.limits.maxRowBytes,
     maxGzipRatio: settings.limits.maxGzipRatio,
   };
+  const counted = (file: string) => ({
+    ...readOptions,
+    onWarning: hooks.onWarning,
+    onSource: (info: SourceInfo) => sources.set(file, info),
+    onBytes,
+  });
   return {
-    open: (file) =>
-      readRows(file, {
-        ...readOptions,
-        onWarning: hooks.onWarning,
-        onSource: (info) => sources.set(file, info),
-        onBytes,
-      }),
+    open: (file) => readRows(file, counted(file)),
+    openBatches: (file) => readRowBatches(file, counted(file)),
     readOnce: (file) => readRows(file, readOptions),
     source: (file) => sources.get(file),
   };

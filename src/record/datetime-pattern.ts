@@ -1,5 +1,6 @@
 // Unicode/Luxon token patterns (`MM/dd/yyyy h:mm:ss a`) compiled once to an anchored regex plus the
 // meaning of each capture group. Lenient on purpose: numeric tokens take 1 or 2 digits, names ignore case.
+import { fixedLayout, readFixed } from './datetime-fixed.js';
 import type { FormatMatcher, ParsedFields } from './datetime-formats.js';
 import { scanOffset } from './zone-name.js';
 
@@ -154,8 +155,11 @@ function tokenSource(letters: string, packed: boolean, kinds: GroupKind[], forma
   }
 }
 
-/** Compiles a token pattern; throws an Error naming the problem when the pattern is unusable. */
-export function compilePattern(format: string): FormatMatcher {
+/**
+ * Compiles a token pattern; throws an Error naming the problem when the pattern is unusable. `fixed: false`
+ * reads every value by the regex (tests pin datetime-fixed.ts's reading against it).
+ */
+export function compilePattern(format: string, options: { fixed?: boolean } = {}): FormatMatcher {
   const tokens = tokenize(format);
   while (tokens.length > 0) {
     const last = tokens[tokens.length - 1]!;
@@ -188,7 +192,9 @@ export function compilePattern(format: string): FormatMatcher {
   }
   const regex = new RegExp(`${source}${tailSource}$`, 'i');
   const hasAmPm = kinds.includes('ampm');
+  const layout = options.fixed === false ? undefined : fixedLayout(tokens);
   return (text, out) => {
+    if (layout !== undefined && readFixed(text, layout, out)) return true;
     const match = regex.exec(text);
     if (match === null) return false;
     return fillFields(match, kinds, hasAmPm, out);

@@ -162,4 +162,35 @@ describe('CsvTokenizer', () => {
       { numRuns: 500 },
     );
   });
+
+  // An ASCII chunk's cells under 13 bytes are sliced from the chunk's text (csv-tokenizer.ts SLICED_BELOW),
+  // the others decoded from the bytes: both must give the cells written, at every length around the bound.
+  it('gives back the cells written, ASCII chunks or not, short and long cells, quoted or not (property)', () => {
+    const cell = fc
+      .array(fc.constantFrom('a', 'Z', '0', ' ', ',', '"', '\r\n', '\n', '-', 'é', '😀'), { maxLength: 16 })
+      .map((parts) => parts.join(''));
+    const records = fc.array(fc.array(cell, { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(records, fc.boolean(), fc.array(fc.nat(), { maxLength: 4 }), (rows, crlf, rawCuts) => {
+        const quoted = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+        const text = rows.map((cells) => cells.map(quoted).join(',')).join(crlf ? '\r\n' : '\n');
+        const bytes = b(`${text}\n`);
+        const cuts = [...new Set(rawCuts.map((c) => c % bytes.length))];
+        const cells = tokenize(bytes, { cuts }).map((token) => ('cells' in token ? token.cells : token));
+        expect(cells).toEqual(rows);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it.each([12, 13, 14])('reads a %i-byte cell the same in an ASCII chunk and in a UTF-8 one', (length) => {
+    const cell = 'x'.repeat(length);
+    const ascii = tokenize(b(`${cell},"${cell}"\r\n${cell}\n`));
+    const utf8 = tokenize(b(`${cell},"${cell}"\r\n${cell}\né\n`));
+    expect(utf8.slice(0, 2)).toEqual(ascii);
+    expect(ascii).toEqual([
+      { cells: [cell, cell], line: 1 },
+      { cells: [cell], line: 2 },
+    ]);
+  });
 });
