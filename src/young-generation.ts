@@ -16,7 +16,7 @@ export function userSizesYoung(execArgv: readonly string[], nodeOptions = ''): b
 
 /**
  * Starts a worker (`start`) whose semi-spaces start at `semiSpaceMiB`; the user's own young generation flags
- * win. The flag is cleared once the worker runs (or failed to start), so later threads get V8's default.
+ * win. The flag is cleared once the worker runs (or failed, or ended), so later threads get V8's default.
  */
 export function withYoungGeneration(semiSpaceMiB: number, start: () => Worker): Worker {
   if (userSizesYoung(process.execArgv, process.env.NODE_OPTIONS)) return start();
@@ -28,8 +28,12 @@ export function withYoungGeneration(semiSpaceMiB: number, start: () => Worker): 
     setFlagsFromString('--min-semi-space-size=0');
     throw error;
   }
-  const clear = () => setFlagsFromString('--min-semi-space-size=0');
-  worker.once('online', clear);
-  worker.once('error', clear);
+  // Once only: a later event of this worker must not clear the flag while another worker is being started.
+  const events = ['online', 'error', 'exit'] as const;
+  const clear = () => {
+    for (const event of events) worker.off(event, clear);
+    setFlagsFromString('--min-semi-space-size=0');
+  };
+  for (const event of events) worker.once(event, clear);
   return worker;
 }
