@@ -15,6 +15,10 @@
 // 4 MiB 117-121 MiB 5.9 s, 8 MiB 124-127 MiB 5.7 s, 1 MiB (factor 1 from the start) 114 MiB 8.2 s.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
+import { userSizesYoung } from '../young-generation.js';
+
+export { userSizesYoung };
 
 /** Heap growing step for a run: 1 + percent/100 of the live heap after each full collection. */
 export const heapGrowingPercent = 50;
@@ -31,12 +35,6 @@ export function heapFlag(execArgv: readonly string[]): string | undefined {
 /** The semi-space size (MiB) the young generation may grow to; V8's own limit is 16 on 64-bit. */
 export const youngSemiSpaceMiB = 4;
 
-/** Whether the user sizes the young generation on node's command line or in NODE_OPTIONS. */
-export function userSizesYoung(execArgv: readonly string[], nodeOptions = ''): boolean {
-  const sized = /--(max|min)[-_]semi[-_]space[-_]size\b|--semi[-_]space[-_]growth[-_]factor\b/;
-  return execArgv.some((option) => sized.test(option)) || sized.test(nodeOptions);
-}
-
 /** The growth factor for a new space of `newSpaceBytes` (both semi-spaces): 2 below the cap, 1 at it. */
 export function youngGrowthFactor(newSpaceBytes: number): 1 | 2 {
   return newSpaceBytes >= 2 * youngSemiSpaceMiB * 1024 * 1024 ? 1 : 2;
@@ -44,11 +42,15 @@ export function youngGrowthFactor(newSpaceBytes: number): 1 | 2 {
 
 /** Keeps the young generation at `youngSemiSpaceMiB`: after each collection, sets the factor it needs. */
 export function capYoungGeneration(): PerformanceObserver {
-  const observer = new PerformanceObserver(() => {
+  const setFactor = () => {
     const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    // Set each time, not only on a change: starting a worker thread sets the process's V8 flags again.
     setFlagsFromString(`--semi-space-growth-factor=${youngGrowthFactor(space?.space_size ?? 0)}`);
-  });
+  };
+  // Set each time, not only on a change, and again as each worker thread runs: starting one sets the process's
+  // V8 flags again (the factor back to 2 until this thread's next collection; a 1M-row push again's new space
+  // grew to 16 MiB, and the ledger threads' to 4).
+  process.on('worker', (worker: Worker) => worker.once('online', setFactor));
+  const observer = new PerformanceObserver(setFactor);
   observer.observe({ entryTypes: ['gc'] });
   return observer;
 }
