@@ -20,10 +20,25 @@ const formats = [
   'yyyy-MM-dd HH:mm:ss.SSS',
 ];
 
-/** Both readings of `text`: matched or not, and the fields when matched. */
+/** Fields as a previous value left them: a reading must set or reset every one. */
+const leftOver = () => ({
+  ...createFields(),
+  year: 1999,
+  month: 9,
+  day: 9,
+  hour: 5,
+  minute: 5,
+  second: 5,
+  millisecond: 7,
+  offsetMinutes: 60,
+  zoneName: 'left over',
+  epochMs: 1,
+});
+
+/** Both readings of `text`, each into fields a previous value left: matched or not, and the fields when matched. */
 function readings(format: string, text: string) {
   const read = (fixed: boolean) => {
-    const out = createFields();
+    const out = leftOver();
     const matched = compilePattern(format, { fixed })(text, out);
     return matched ? { ...out } : false;
   };
@@ -62,6 +77,28 @@ describe('fixed-layout datetimes (datetime-fixed.ts)', () => {
       const { fixed, regex } = readings(format, text);
       expect(fixed, format).toEqual(regex);
     }
+  });
+
+  it('reads the fixed layouts by position, and leaves the others to the regex', () => {
+    for (const format of [
+      'yyyy-MM-dd HH:mm:ss',
+      'dd/MM/yyyy HH:mm',
+      'yyyyMMdd',
+      'yyyyMMddHHmmss',
+      'd.M.yyyy H:mm',
+    ])
+      expect(compilePattern(format).byPosition, format).toBe(true);
+    for (const format of [
+      'yyyy-MM-dd, HH:mm',
+      'yyyy-MM-dd  HH:mm',
+      "yyyy-MM-dd'T'HH:mm:ss",
+      'MM/dd/yyyy h:mm:ss a',
+      'yyyy-MM-dd HH:mm:ss.SSS',
+      'dd MMM yyyy',
+    ])
+      expect(compilePattern(format).byPosition, format).toBe(false);
+    expect(compilePattern('yyyy-MM-dd HH:mm:ss ZZ').byPosition).toBe(true);
+    expect(compilePattern('yyyy-MM-dd HH:mm:ss', { fixed: false }).byPosition).toBe(false);
   });
 
   it('reads the common export by position (no regex needed) and gets its fields', () => {
