@@ -59,7 +59,10 @@ describe('the row thread and memory', () => {
     const sizes = [...run.stderr.matchAll(/^row-young (\d+)$/gm)].map((m) => Number(m[1]));
     expect(sizes.length, run.stderr).toBeGreaterThan(0);
     // Both semi-spaces from the start and no growth: before, 2 MiB (the main thread's growth factor 1 held it
-    // at V8's initial size) or 16 (started while the factor was 2).
-    expect(Math.max(...sizes)).toBe(2 * ROW_SEMI_SPACE_MIB * 2 ** 20);
+    // at V8's initial size) or 16 (started while the factor was 2). Node 20 reports exactly both semi-spaces
+    // (4 MiB), Node 24's V8 a little more (5 MiB): bounded, not pinned, below the next doubling.
+    const young = 2 * ROW_SEMI_SPACE_MIB * 2 ** 20;
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(young);
+    expect(Math.max(...sizes)).toBeLessThan(2 * young);
   }, 60_000);
 });
