@@ -18,8 +18,6 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { userSizesYoung } from '../young-generation.js';
 
-export { userSizesYoung };
-
 /** Heap growing step for a run: 1 + percent/100 of the live heap after each full collection. */
 export const heapGrowingPercent = 50;
 

@@ -51,7 +51,7 @@ async function checkFile(file: string, steps: FileSteps): Promise<void> {
   hooks.onFileStart?.(file);
   const before = summary.rowsRead;
   const held = steps.inputs.get(file);
-  const sourceRows = await (held ? checkRows(held, steps) : checkBatches(reader.openBatches(file), steps));
+  const sourceRows = await checkBatches(held ? oneByOne(held) : reader.openBatches(file), steps);
   hooks.onRowRead?.(summary.rowsRead);
   const source = reader.source(file);
   if (sourceRows === 0 && !signal?.aborted) {
@@ -79,17 +79,9 @@ async function checkBatches(batches: AsyncIterable<SourceRow[]>, steps: FileStep
   return sourceRows;
 }
 
-/** The per-row path over rows one at a time (stdin's, held by the date-order pass). */
-async function checkRows(rows: AsyncIterable<SourceRow>, steps: FileSteps): Promise<number> {
-  const signal = steps.signal;
-  let sourceRows = 0;
-  for await (const row of rows) {
-    sourceRows++;
-    const waiting = checkRow(row, steps);
-    if (waiting) await waiting;
-    if (signal?.aborted) break;
-  }
-  return sourceRows;
+/** Rows held one at a time (stdin's, by the date-order pass) as batches of one. */
+async function* oneByOne(rows: AsyncIterable<SourceRow>): AsyncGenerator<SourceRow[]> {
+  for await (const row of rows) yield [row];
 }
 
 /** One row checked, counted and taken: a promise when the loop must wait (its take, the writes pending). */
@@ -106,11 +98,15 @@ function checkRow(row: SourceRow, steps: FileSteps): Promise<void> | undefined {
     return undefined;
   }
   const taken = take(result);
-  if (taken || tally.pendingWrites.length > 0) return settle(taken, tally.pendingWrites);
+  if (taken || tally.pendingWrites.length > 0) return settleTake(taken, tally.pendingWrites);
   return undefined;
 }
 
-async function settle(taken: Promise<void> | undefined, pendingWrites: Promise<void>[]): Promise<void> {
+/** Waits for a take and for the ledger writes pending (the row thread's loop waits the same: row-thread/). */
+export async function settleTake(
+  taken: Promise<void> | undefined,
+  pendingWrites: Promise<void>[],
+): Promise<void> {
   if (taken) await taken;
   if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
 }

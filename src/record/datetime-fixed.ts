@@ -1,6 +1,6 @@
 // A datetime pattern of fixed-width numbers and one-character separators (`yyyy-MM-dd HH:mm:ss`) read by
 // position, without its regex, for a value laid out exactly so: the common export, read a million times a run.
-import type { ParsedFields } from './datetime-formats.js';
+import { type ParsedFields, resetTime } from './datetime-formats.js';
 
 // Why it gives what the regex gives: a value the layout accepts has digits exactly at the fields' positions
 // and a non-digit at every separator, so the anchored regex (1-2 digits a field, `\s+` a space) can split it
@@ -91,17 +91,11 @@ export function readFixed(text: string, layout: FixedLayout, out: ParsedFields):
     const wanted = expect[i]!;
     if (wanted === DIGIT ? code < 48 || code > 57 : code !== wanted) return false;
   }
-  out.hour = 0;
-  out.minute = 0;
-  out.second = 0;
-  out.millisecond = 0;
-  out.epochMs = Number.NaN;
+  resetTime(out);
   for (const field of layout.fields) {
     let value = 0;
     for (let i = field.at; i < field.at + field.width; i++) value = value * 10 + text.charCodeAt(i) - 48;
     out[field.kind] = value;
   }
-  out.offsetMinutes = Number.NaN;
-  out.zoneName = '';
   return true;
 }

@@ -37,7 +37,8 @@ export function createFields(): ParsedFields {
   };
 }
 
-function resetTime(out: ParsedFields): void {
+/** The time of day, offset, zone and instant back to none: a reading sets what its value holds. */
+export function resetTime(out: ParsedFields): void {
   out.hour = 0;
   out.minute = 0;
   out.second = 0;

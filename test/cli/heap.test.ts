@@ -2,13 +2,8 @@
 // options, and the young generation kept at youngSemiSpaceMiB per semi-space.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  heapFlag,
-  heapGrowingPercent,
-  userSizesYoung,
-  youngGrowthFactor,
-  youngSemiSpaceMiB,
-} from '../../src/cli/heap.js';
+import { heapFlag, heapGrowingPercent, youngGrowthFactor, youngSemiSpaceMiB } from '../../src/cli/heap.js';
+import { userSizesYoung } from '../../src/young-generation.js';
 import { cleanEnv, root } from '../helpers/cli.js';
 import { runProcess } from '../helpers/spawn.js';
 

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { withYoungGeneration } from '../../young-generation.js';
-import type { FileTally } from '../check-files.js';
+import { type FileTally, settleTake } from '../check-files.js';
 import type { PipelineHooks } from '../hooks.js';
 import type { RunTally } from '../run-tally.js';
 import type { TakeOutcome } from '../take-outcome.js';
@@ -104,7 +104,8 @@ function apply(event: RowEvent, steps: ThreadSteps, state: { summing: boolean })
       summary.folded = event.counts.folded;
       if (before >>> 10 !== summary.rowsRead >>> 10) hooks.onRowRead?.(summary.rowsRead);
       const taken = steps.take(event.outcome);
-      if (taken || tally.pendingWrites.length > 0) return afterTake(taken, steps, state);
+      if (taken || tally.pendingWrites.length > 0)
+        return settleTake(taken, tally.pendingWrites).then(() => state.summing || !signal?.aborted);
       return state.summing || !signal?.aborted;
     }
     case 'sums':
@@ -137,18 +138,6 @@ function apply(event: RowEvent, steps: ThreadSteps, state: { summing: boolean })
       hooks.onBytesRead?.(event.bytes);
       return true;
   }
-}
-
-/** The rest of an outcome's step when its take, or a ledger write it started, must be waited for. */
-async function afterTake(
-  taken: Promise<void> | undefined,
-  steps: ThreadSteps,
-  state: { summing: boolean },
-): Promise<boolean> {
-  if (taken) await taken;
-  const pendingWrites = steps.tally.pendingWrites;
-  if (pendingWrites.length > 0) await Promise.all(pendingWrites.splice(0));
-  return state.summing || !steps.signal?.aborted;
 }
 
 /** The worker and the messages it sent that the run has not taken yet. */
