@@ -8,12 +8,12 @@ import { RAW_BYTES, rawText } from './chunks.js';
 // cell twice; max_record_size with skip_records_with_error re-reports and re-reads instead of
 // recovering; a skipped record has no start line. It is also about 2.5x faster on arrays.
 
-/**
- * A cell shorter than this is sliced from its chunk's text, decoded once when the chunk is ASCII: V8 copies a
- * slice this short (SlicedString's minimum is 13), and a string slice costs a sixth of a Buffer decode. A longer
- * slice would keep the chunk's whole text alive as long as the cell (a record held by the guard): decoded alone.
- */
-const SLICED_BELOW = 13;
+// In an ASCII chunk every cell is a slice of the chunk's text, decoded once (a string slice costs a sixth of a
+// Buffer decode); in any other chunk each cell is decoded alone. V8 copies a slice shorter than 13 characters; a
+// longer one is a view that keeps the chunk's 64 KiB text alive as long as the cell. What outlives its chunk is
+// bounded: records in flight and the guard's hold are consecutive rows, so they keep alive about the text they
+// came from; the summary keeps a few examples per reason; what grows with the run (SeenIds' prefixes and arena,
+// the lookup table) is copied.
 
 const QUOTE = 0x22;
 const CR = 0x0d;
@@ -50,6 +50,8 @@ export class CsvTokenizer {
   private readonly maxRecordBytes: number;
   private state = FIELD_START;
   private cells: string[] = [];
+  /** Cells in `cells` so far; a new record's array is made as long as the last record's (`presized`). */
+  private cellCount = 0;
   /** Pieces of the current field that could not be sliced from one chunk in one go. */
   private parts: Buffer[] = [];
   /** Physical line at the current position. */
@@ -227,14 +229,14 @@ export class CsvTokenizer {
     if (parts.length === 0) {
       const text = this.text;
       if (end === start) value = '';
-      else if (text !== undefined && end - start < SLICED_BELOW) value = text.slice(start, end);
+      else if (text !== undefined) value = text.slice(start, end);
       else value = buf.toString('utf8', start, end);
     } else {
       if (end > start) parts.push(buf.subarray(start, end));
       value = parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
       parts.length = 0;
     }
-    this.cells.push(value);
+    this.cells[this.cellCount++] = value;
     if (this.base + end - this.recordStart > this.maxRecordBytes) this.markOversized();
   }
 
@@ -254,9 +256,12 @@ export class CsvTokenizer {
       this.problem = undefined;
       this.oversized = false;
     } else {
-      this.sink.onRecord(this.cells, this.recordLine);
+      const cells = this.cells;
+      if (cells.length !== this.cellCount) cells.length = this.cellCount;
+      this.sink.onRecord(cells, this.recordLine);
     }
-    this.cells = [];
+    this.cells = presized(this.cellCount);
+    this.cellCount = 0;
     this.fields = 0;
     this.rawHead = undefined;
   }
@@ -268,6 +273,7 @@ export class CsvTokenizer {
   private markOversized(): void {
     this.oversized = true;
     this.cells = [];
+    this.cellCount = 0;
     this.parts.length = 0;
     this.sink.onOversized?.(this.recordLine);
   }
@@ -290,6 +296,14 @@ export class CsvTokenizer {
     const more = Math.min(end, RAW_BYTES - this.rawHead.length);
     return rawText(more > 0 ? Buffer.concat([this.rawHead, buf.subarray(0, more)]) : this.rawHead);
   }
+}
+
+/**
+ * A record's array, as long as the last record's (up to 256 cells): pushing into `[]` grew a 16-slot store
+ * and then again past 16 cells, copying, on every row; one of the right length is one allocation.
+ */
+function presized(cells: number): string[] {
+  return cells > 0 && cells <= 256 ? new Array<string>(cells) : [];
 }
 
 /** The end of an unquoted field: the next delimiter, LF or CR, or the chunk's end. */

@@ -277,18 +277,22 @@ const LETTER_RE = /\p{L}/u;
  * cell of one fits a conversion's value, datetime, e-mail or visitor id.
  */
 export function isTrailerShaped(cells: readonly string[], width: number): boolean {
-  const filled: number[] = [];
+  // The first two filled cells and their count: no array per row (this runs on every data row).
+  let filled = 0;
+  let first = -1;
+  let second = -1;
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     // Most cells start with a visible character: trim only the others (rows are many, wide and checked each).
     if (cell.length === 0 || (cell.charCodeAt(0) <= 0x20 && cell.trim() === '')) continue;
-    filled.push(i);
-    if (filled.length * 2 >= width) return false;
+    if (++filled * 2 >= width) return false;
+    if (first < 0) first = i;
+    else if (second < 0) second = i;
   }
-  if (filled.length === 0) return false;
-  const first = cells[filled[0]!]!.trim();
-  if (filled.length === 1) return LETTER_RE.test(first);
-  return COUNT_RE.test(first) && filled[1] === filled[0]! + 1 && LETTER_RE.test(cells[filled[1]!]!);
+  if (filled === 0) return false;
+  const label = cells[first]!.trim();
+  if (filled === 1) return LETTER_RE.test(label);
+  return COUNT_RE.test(label) && second === first + 1 && LETTER_RE.test(cells[second]!);
 }
 
 function onlyDashesFrom(cells: string[], from: number): boolean {

@@ -48,7 +48,8 @@ function isMinus(code: number): boolean {
 
 /**
  * Scans `[sign] [currency [sign]] body [sign] [currency] [sign]` (each part optional but the body), or
- * undefined when the text is not that shape.
+ * undefined when the text is not that shape. The scan is one object reused by every call (152 bytes a row
+ * less to collect): valid until the next call, so the caller reads it before scanning again.
  */
 export function scanAmount(raw: string): AmountScan | undefined {
   const scan = startScan(raw);
@@ -66,29 +67,48 @@ export function scanAmount(raw: string): AmountScan | undefined {
   return scan.i === scan.end ? scan : undefined;
 }
 
+/** The one scan every call fills (scanAmount). */
+const scratch: AmountScan = {
+  raw: '',
+  i: 0,
+  end: 0,
+  negative: false,
+  signed: false,
+  currency: undefined,
+  bodyStart: 0,
+  bodyEnd: 0,
+  dots: 0,
+  commas: 0,
+  lastDot: -1,
+  lastComma: -1,
+  spacedOrApostrophe: false,
+  decimalAt: -1,
+  grouping: -1,
+};
+
 /** The scan of `raw` with its surrounding spaces left out. */
 function startScan(raw: string): AmountScan {
   let start = 0;
   let end = raw.length;
   while (start < end && isSpace(raw.charCodeAt(start))) start++;
   while (end > start && isSpace(raw.charCodeAt(end - 1))) end--;
-  return {
-    raw,
-    i: start,
-    end,
-    negative: false,
-    signed: false,
-    currency: undefined,
-    bodyStart: start,
-    bodyEnd: start,
-    dots: 0,
-    commas: 0,
-    lastDot: -1,
-    lastComma: -1,
-    spacedOrApostrophe: false,
-    decimalAt: -1,
-    grouping: -1,
-  };
+  const scan = scratch;
+  scan.raw = raw;
+  scan.i = start;
+  scan.end = end;
+  scan.negative = false;
+  scan.signed = false;
+  scan.currency = undefined;
+  scan.bodyStart = start;
+  scan.bodyEnd = start;
+  scan.dots = 0;
+  scan.commas = 0;
+  scan.lastDot = -1;
+  scan.lastComma = -1;
+  scan.spacedOrApostrophe = false;
+  scan.decimalAt = -1;
+  scan.grouping = -1;
+  return scan;
 }
 
 function skipSpaces(scan: AmountScan): void {

@@ -28,15 +28,17 @@ export function settleRow(draft: RowDraft, c: Candidate, rules: FileRules): Vali
     value = fromMinorUnits(left, currency);
   }
   rules.warnings.recordKept(value);
+  // One literal of one shape: fields added one by one grew a property store per record. An absent field is
+  // undefined, which JSON.stringify and contentHash treat as they treat a missing one.
   const record: ConversionRecord = {
     conversionCurrency: currency,
     conversionValue: roundToMinor(value, currency),
     conversionDatetime: datetime,
     conversionTimezone: timezone,
+    serviceId: draft.serviceId,
+    conversionId: draft.conversionId,
+    conversionName: draft.conversionName,
+    conversionEmail: draft.email,
   };
-  if (draft.serviceId !== undefined) record.serviceId = draft.serviceId;
-  if (draft.conversionId !== undefined) record.conversionId = draft.conversionId;
-  if (draft.conversionName !== undefined) record.conversionName = draft.conversionName;
-  if (draft.email !== undefined) record.conversionEmail = draft.email;
   return { ok: true, record };
 }
