@@ -68,6 +68,43 @@ describe('contentHash', () => {
     );
   });
 
+  it('hashes the text of its definition, whatever the characters: non-ASCII, lone surrogates, long values (property)', () => {
+    // The definition as the ledgers written so far hashed it: the text built as a string, then its UTF-8.
+    const reference = (r: ConversionRecord) => {
+      let text = '';
+      for (const field of recordFields) {
+        const value = r[field];
+        if (value === undefined) text += '~';
+        else if (typeof value === 'number') text += `n${String(value).length}:${String(value)}`;
+        else text += `s${value.length}:${value}`;
+      }
+      return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
+    };
+    const units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)) });
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), units, fc.string({ minLength: 3000 }));
+    const anyText = fc.option(text, { nil: undefined });
+    const wide = fc.record({
+      conversionCurrency: text,
+      conversionValue: fc.double({ noNaN: true, noDefaultInfinity: true }),
+      conversionDatetime: text,
+      conversionTimezone: text,
+      serviceId: anyText,
+      conversionId: anyText,
+      conversionName: anyText,
+      conversionEmail: anyText,
+    }) as fc.Arbitrary<ConversionRecord>;
+    fc.assert(
+      fc.property(wide, (r) => {
+        expect(contentHash(r)).toBe(reference(r));
+      }),
+      { numRuns: 3000 },
+    );
+    // A value of 20,000 units, past the first buffer, then a short one again.
+    const long = { ...base, conversionName: `é${'x'.repeat(20_000)}\ud800` };
+    expect(contentHash(long)).toBe(reference(long));
+    expect(contentHash(base)).toBe(reference(base));
+  });
+
   it('is 32 lowercase hex chars', () => {
     fc.assert(fc.property(records, (r) => /^[0-9a-f]{32}$/.test(contentHash(r))));
   });
