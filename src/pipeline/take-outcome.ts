@@ -66,16 +66,22 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     const wire = (result as WireRow).wire;
     const { key, contentHash } = wire ?? recordIdentity(result.record);
     const row = result.row;
+    // Every field the item gets on its way, in one literal: added later (held, batch), each grew a store.
     const item: Item = {
       record: result.record,
       key,
       contentHash,
+      day,
+      held: undefined,
       row,
       file: row.source.file,
       line: row.line,
       idColumn: result.idColumn,
+      earlier: undefined,
+      reprice: undefined,
+      batch: undefined,
+      perRecord: undefined,
     };
-    if (day !== undefined) item.day = day;
     return queue.add(item);
   };
 

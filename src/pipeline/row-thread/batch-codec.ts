@@ -77,7 +77,13 @@ const stringFields = recordFields.filter(
 
 /** Builds batches on the row thread: events appended in order, `take()` hands the batch over. */
 export class BatchWriter {
-  #parts: string[] = [];
+  /**
+   * The batch's text parts, in one array kept across batches (filling a new one grew and copied its store
+   * some 15 times a batch, ~190 bytes a row to collect): the first `#fields` are this batch's, the rest ''.
+   */
+  readonly #parts: string[] = new Array<string>(8192).fill('');
+  /** Parts the last batch used: those past this batch's are emptied before the join. */
+  #lastFields = 0;
   #ends = new Uint32Array(8192);
   #fields = 0;
   #nums = new Float64Array(4096);
@@ -86,17 +92,28 @@ export class BatchWriter {
   #length = 0;
   readonly #sources = new Map<SourceInfo, number>();
   readonly #idColumns = new Map<string, number>();
+  readonly #cellAt = new Float64Array(stringFields.length);
   outcomes = 0;
 
-  outcome(outcome: TakenOutcome, counts: Counts): void {
+  /**
+   * An outcome; for a valid one, its local day (NaN: none) and, for a push, its content hash, computed on the
+   * row thread and written beside it (not added to the outcome: a property added to an object grows a store).
+   */
+  outcome(outcome: TakenOutcome, counts: Counts, day = Number.NaN, contentHash?: string): void {
     this.outcomes++;
     if ('ok' in outcome && outcome.ok && outcome.row.kind === 'csv' && outcome.row.footer === undefined) {
-      this.#validCsv(outcome, counts);
+      this.#validCsv(outcome, counts, day, contentHash);
       return;
     }
     const file = this.#sourceIndex(rowOf(outcome)?.source);
     this.#event(Kind.Other, counts.rowsRead, counts.folded, file, this.#others.length, 0);
-    this.#others.push(withoutSource(outcome));
+    const sent = withoutSource(outcome);
+    if ('ok' in sent && sent.ok) {
+      if (!Number.isNaN(day)) sent.day = day;
+      if (contentHash !== undefined)
+        sent.wire = { key: keyOf(sent.record.conversionId, contentHash), contentHash };
+    }
+    this.#others.push(sent);
   }
 
   fileStart(file: string): void {
@@ -139,13 +156,15 @@ export class BatchWriter {
 
   /** The batch so far, packed (arrays of its own, to transfer); the writer starts a new one. */
   take(): PackedBatch {
+    const parts = this.#parts;
+    for (let i = this.#fields; i < this.#lastFields; i++) parts[i] = '';
+    this.#lastFields = this.#fields;
     const batch: PackedBatch = {
-      text: this.#parts.join(''),
+      text: parts.join(''),
       ends: this.#ends.slice(0, this.#fields),
       nums: this.#nums.slice(0, this.#used),
       others: this.#others,
     };
-    this.#parts = [];
     this.#fields = 0;
     this.#used = 0;
     this.#others = [];
@@ -160,8 +179,8 @@ export class BatchWriter {
    * hash, the id column once per file. Parts per record 18 -> ~10: the join, the copy and the slices cost
    * per part (bench/README.md, "The row thread").
    */
-  #validCsv(outcome: WireRow, counts: Counts): void {
-    const { record, row, wire } = outcome;
+  #validCsv(outcome: WireRow, counts: Counts, day: number, contentHash: string | undefined): void {
+    const { record, row } = outcome;
     if (row.kind !== 'csv') return;
     // Their events first: they come before the row's, and an id column's text before the row's parts.
     const file = this.#sourceIndex(row.source);
@@ -170,7 +189,9 @@ export class BatchWriter {
     for (const cell of cells) this.#text(cell);
     let mask = 0;
     let fromCell = 0;
-    const at: number[] = [];
+    // The cells' indexes, in field order, into one reused array (an array per row was 170 bytes to collect).
+    const at = this.#cellAt;
+    let fromCells = 0;
     for (let i = 0; i < stringFields.length; i++) {
       const value = record[stringFields[i]!];
       if (value === undefined) continue;
@@ -178,20 +199,20 @@ export class BatchWriter {
       const cell = cells.indexOf(value);
       if (cell >= 0) {
         fromCell |= 1 << i;
-        at.push(cell);
+        at[fromCells++] = cell;
       } else this.#text(value);
     }
-    if (wire) {
+    if (contentHash !== undefined) {
       mask |= 1 << stringFields.length;
-      this.#text(wire.contentHash);
+      this.#text(contentHash);
     }
     this.#event(Kind.ValidCsv, counts.rowsRead, counts.folded, file, row.line, record.conversionValue);
     this.#number(mask);
     this.#number(fromCell);
     this.#number(cells.length);
-    this.#number(outcome.day ?? Number.NaN);
+    this.#number(day);
     this.#number(idColumn);
-    for (const cell of at) this.#number(cell);
+    for (let i = 0; i < fromCells; i++) this.#number(at[i]!);
   }
 
   #idColumnIndex(idColumn: string): number {
@@ -236,7 +257,7 @@ export class BatchWriter {
   }
 
   #text(value: string): void {
-    this.#parts.push(value);
+    this.#parts[this.#fields] = value;
     this.#length += value.length;
     if (this.#fields === this.#ends.length) this.#ends = grown(this.#ends, Uint32Array);
     this.#ends[this.#fields++] = this.#length;
@@ -339,13 +360,18 @@ export class BatchReader {
       conversionEmail: field(64),
     } as ConversionRecord;
     const row: SourceRow = { kind: 'csv', source: this.#sources[at.file]!, line: at.line, cells };
-    const outcome: WireRow = { ok: true, record, row, idColumn: this.#idColumns[nums[i + 4]!]! };
-    if (mask & (1 << stringFields.length)) {
-      const contentHash = next();
-      outcome.wire = { key: keyOf(record.conversionId, contentHash), contentHash };
-    }
-    if (!Number.isNaN(nums[i + 3]!)) outcome.day = nums[i + 3]!;
-    return outcome;
+    const contentHash = mask & (1 << stringFields.length) ? next() : undefined;
+    const day = nums[i + 3]!;
+    // One literal, wire and day included (added afterwards, they grew a property store per row).
+    return {
+      ok: true,
+      record,
+      row,
+      idColumn: this.#idColumns[nums[i + 4]!]!,
+      wire:
+        contentHash === undefined ? undefined : { key: keyOf(record.conversionId, contentHash), contentHash },
+      day: Number.isNaN(day) ? undefined : day,
+    };
   }
 
   #other(sent: unknown, file: number): TakenOutcome {

@@ -3,7 +3,7 @@
 // keeps the ledger and the network. The same steps as on the main thread (read-files.ts); only where the
 // outcomes go differs.
 import { parentPort, workerData } from 'node:worker_threads';
-import { recordIdentity } from '../../ledger/record-key.js';
+import { contentHash } from '../../ledger/record-key.js';
 import { recordDay } from '../../record/local-day.js';
 import { readAndCheck } from '../read-files.js';
 import { BatchWriter, type TakenOutcome } from './batch-codec.js';
@@ -65,13 +65,13 @@ async function run(): Promise<void> {
     pendingWrites: [],
   };
   const take = (outcome: TakenOutcome) => {
+    // The counts as they stand: the writer copies them into the batch at once (no object per row). The key
+    // is not made here: the main thread makes it again from the id and the hash.
     if ('ok' in outcome && outcome.ok) {
       const record = outcome.record;
-      outcome.day = recordDay(record.conversionDatetime, record.conversionTimezone);
-      if (wire) outcome.wire = recordIdentity(record);
-    }
-    // The counts as they stand: the writer copies them into the batch at once (no object per row).
-    writer.outcome(outcome, summary);
+      const day = recordDay(record.conversionDatetime, record.conversionTimezone);
+      writer.outcome(outcome, summary, day, wire ? contentHash(record) : undefined);
+    } else writer.outcome(outcome, summary);
     return writer.outcomes >= BATCH_OUTCOMES ? post() : undefined;
   };
   // No signal of its own: a stopped run terminates this thread.

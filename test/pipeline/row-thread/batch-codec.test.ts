@@ -37,6 +37,7 @@ const full: TakenOutcome = {
   idColumn: 'Id',
   wire: { key: 'id:ord-1', contentHash: 'f'.repeat(32) },
   day: 20516,
+  // What the main thread gets: the day and the hash above, written beside the outcome (fullDay, fullHash).
 };
 const bare: TakenOutcome = {
   ok: true,
@@ -78,6 +79,10 @@ const json: TakenOutcome = {
   idColumn: 'a',
 };
 
+/** `full`'s day and content hash, which the row thread computes beside the outcome and the writer carries. */
+const fullDay = 20516;
+const fullHash = 'f'.repeat(32);
+
 function decodeAll(batches: PackedBatch[]): RowEvent[] {
   const reader = new BatchReader();
   return batches.flatMap((batch) => [...reader.events(crossed(batch))]);
@@ -89,7 +94,7 @@ describe('row thread batches (batch-codec.ts)', () => {
     writer.fileStart('orders.csv');
     writer.bytes(65536);
     writer.preset('orders.csv', 'shopify');
-    writer.outcome(full, { rowsRead: 1, folded: 0 });
+    writer.outcome(full, { rowsRead: 1, folded: 0 }, fullDay, fullHash);
     writer.outcome(bare, { rowsRead: 2, folded: 1 });
     writer.warn('orders.csv: a warning', false);
     writer.outcome(invalid, { rowsRead: 3, folded: 1 });
@@ -98,7 +103,7 @@ describe('row thread batches (batch-codec.ts)', () => {
     writer.fileDone('orders.csv', 4, { rowsRead: 4, folded: 1 });
     const first = writer.take();
     writer.fileStart('more.jsonl');
-    writer.outcome(json, { rowsRead: 5, folded: 1 });
+    writer.outcome(json, { rowsRead: 5, folded: 1 }, 20000, 'a'.repeat(32));
     writer.end({ rowsRead: 5, folded: 1 });
     const events = decodeAll([first, writer.take()]);
     expect(events.map((event) => event.kind)).toEqual([
@@ -132,9 +137,11 @@ describe('row thread batches (batch-codec.ts)', () => {
     });
     // A JSON row crosses as its text: past the checker nothing reads its parsed value.
     const jsonRow = { ...(json as { row: SourceRow }).row, value: {} };
+    // Its day and hash ride on the outcome itself (a structured clone); no conversionId: the hash is the key.
+    const jsonWire = { key: `h:${'a'.repeat(32)}`, contentHash: 'a'.repeat(32) };
     expect(events[11]).toEqual({
       kind: 'outcome',
-      outcome: { ...json, row: jsonRow },
+      outcome: { ...json, row: jsonRow, day: 20000, wire: jsonWire },
       counts: { rowsRead: 5, folded: 1 },
     });
     expect(events[12]).toEqual({ kind: 'end', counts: { rowsRead: 5, folded: 1 } });
@@ -144,7 +151,8 @@ describe('row thread batches (batch-codec.ts)', () => {
     const writer = new BatchWriter();
     const batches: PackedBatch[] = [];
     for (const outcome of [full, bare, invalid, full, bare]) {
-      writer.outcome(outcome, { rowsRead: 1, folded: 0 });
+      if (outcome === full) writer.outcome(outcome, { rowsRead: 1, folded: 0 }, fullDay, fullHash);
+      else writer.outcome(outcome, { rowsRead: 1, folded: 0 });
       batches.push(writer.take());
     }
     const outcomes = decodeAll(batches).map((event) =>
@@ -191,7 +199,7 @@ describe('row thread batches (batch-codec.ts)', () => {
 
   it('grows past its first arrays (many outcomes in one batch)', () => {
     const writer = new BatchWriter();
-    for (let i = 0; i < 3000; i++) writer.outcome(full, { rowsRead: i + 1, folded: 0 });
+    for (let i = 0; i < 3000; i++) writer.outcome(full, { rowsRead: i + 1, folded: 0 }, fullDay, fullHash);
     const events = decodeAll([writer.take()]);
     expect(events).toHaveLength(3000);
     expect(events[2999]).toEqual({ kind: 'outcome', outcome: full, counts: { rowsRead: 3000, folded: 0 } });
