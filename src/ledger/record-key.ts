@@ -16,7 +16,7 @@ export const contentHashLength = 32;
  */
 export function contentHash(record: ConversionRecord): string {
   // The text's bytes are written into one reused buffer and hashed from there: the text built by `+=` was
-  // ~1.1 KB of strings a record to collect (bench/README.md, "Allocations on the row path").
+  // ~1.1 KB of strings a record to collect (bench/README.md, "Session 17").
   let at = 0;
   for (const field of recordFields) {
     const value = record[field];
