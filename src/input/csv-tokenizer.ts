@@ -12,8 +12,8 @@ import { RAW_BYTES, rawText } from './chunks.js';
 // Buffer decode); in any other chunk each cell is decoded alone. V8 copies a slice shorter than 13 characters; a
 // longer one is a view that keeps the chunk's 64 KiB text alive as long as the cell. What outlives its chunk is
 // bounded: records in flight and the guard's hold are consecutive rows, so they keep alive about the text they
-// came from; the summary keeps a few examples per reason; what grows with the run (SeenIds' prefixes and arena,
-// the lookup table) is copied.
+// came from; the summary keeps a few examples per reason; what is kept to the run's end (a file's header, the
+// zone and currency caches' keys, SeenIds' prefixes and arena, the lookup table) is copied (detached.ts).
 
 const QUOTE = 0x22;
 const CR = 0x0d;

@@ -1,6 +1,7 @@
 // CSV rows of one file: finds the header below any preamble (reading `Parameters:` rows on the way),
 // then yields data rows, dropping blank and `--` rows and marking report footers (`Total: ...`, trailers).
 
+import { detached } from '../detached.js';
 import { ColumnMismatchError, ConfigError } from '../errors.js';
 import { CsvTokenizer, type CsvTokenSink } from './csv-tokenizer.js';
 import type { CsvRow, HeaderNearMiss, HeaderTest, SourceInfo, SourceRow } from './types.js';
@@ -114,7 +115,8 @@ class CsvRowCollector implements CsvTokenSink {
         this.firstNonBlank ??= trimmed;
         if (this.isHeader(trimmed)) {
           this.headerFound = true;
-          this.source.header = trimmed;
+          // Copies: kept for the run, a cell would keep the file's first chunk of text alive (detached.ts).
+          this.source.header = trimmed.map(detached);
           this.source.headerLine = line;
           return;
         }

@@ -12,6 +12,7 @@
 // arena's ids take 8-byte slots (10-12.5 bytes an id; an arena id adds its length + 4: a UUID ~55 in all).
 // Every table is one of 256 picked by hash and grows by a quarter once 80 % full, so a regrowth copies a
 // 256th of the whole (one table of 2^23 slots doubling at once peaked at 96 MiB for 5M ids before).
+import { detached } from '../detached.js';
 import { IdsArena } from './ids-arena.js';
 import { mixWord, WordSet } from './word-set.js';
 
@@ -127,9 +128,8 @@ export class SeenIds {
     if (number === undefined) {
       if (this.#prefixes.size >= maxPrefixes) return undefined;
       number = this.#prefixes.size + 1;
-      // A copy, not a slice of the row's text, which would keep the whole line alive (JSON keeps lone
-      // surrogates as they are; a UTF-8 round trip would not).
-      this.#prefixes.set(JSON.parse(JSON.stringify(prefix)) as string, number);
+      // A copy, not a slice of the row's text, which would keep its chunk alive.
+      this.#prefixes.set(detached(prefix), number);
     }
     this.#lastPrefix = prefix;
     this.#lastNumber = number;

@@ -4,6 +4,7 @@
 // ISO; IQD 0 against 3), and amounts are rounded and summed in minor units.
 // Everything is cached: after the first sight of a code, lookups are Map hits with no Intl call.
 import { data as isoCurrencies } from 'currency-codes';
+import { detached } from '../detached.js';
 
 /**
  * Codes ISO 4217 lists with no minor unit ("N.A."): precious metals (XAU, XAG, XPD, XPT), bond market
@@ -96,7 +97,7 @@ export function normalizeCurrency(raw: string): string | undefined {
     code = candidate.length === 3 && knownCodeSet().has(candidate) ? candidate : '';
     // Currency cells come from data: bound the cache against a column of junk.
     if (normalizedCache.size >= 10_000) normalizedCache.clear();
-    normalizedCache.set(raw, code);
+    normalizedCache.set(detached(raw), code);
   }
   return code === '' ? undefined : code;
 }

@@ -8,6 +8,7 @@
 // names Intl lists, the UTC aliases, Etc/GMT±N, names with a `/` that Intl accepts (except SystemV/), and
 // the slash-less aliases listed below. tzdb's EST, MST, HST, CET, EET, MET and WET are refused too: as
 // written in exports they are abbreviations, i.e. offsets, which zone-abbreviations.ts looks up.
+import { detached } from '../detached.js';
 
 /** Inputs that all mean UTC; normalised to `UTC` so every Node version spells them alike. */
 const utcAliases = new Set([
@@ -150,7 +151,7 @@ export function canonicalZone(name: string): string | undefined {
     resolved = resolveZone(name);
     // Zone values can come from a data column: bound the cache against a file full of junk.
     if (canonicalCache.size >= maxCacheSize) canonicalCache.clear();
-    canonicalCache.set(name, resolved);
+    canonicalCache.set(detached(name), resolved);
   }
   return resolved === '' ? undefined : resolved;
 }

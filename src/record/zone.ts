@@ -10,6 +10,7 @@
 // it holds the offsets seen in that window and each row is solved exactly: an offset `o` is valid when
 // offsetAt(local - o) === o; none is a DST gap, two are an overlap (we take the larger offset, i.e. the
 // earlier instant).
+import { detached } from '../detached.js';
 import { MS_PER_DAY, wallMs } from './calendar.js';
 import { canonicalZone } from './zone-name.js';
 
@@ -73,7 +74,7 @@ function zoneState(zone: string): ZoneState {
     };
     statesByCanonical.set(canonical, state);
   }
-  statesByName.set(zone, state);
+  statesByName.set(detached(zone), state);
   return state;
 }
 
