@@ -49,9 +49,8 @@ export class CsvTokenizer {
   private readonly delimiter: number;
   private readonly maxRecordBytes: number;
   private state = FIELD_START;
+  /** The record's cells, `fields` of them until it is oversized (then none); made as long as the last record's. */
   private cells: string[] = [];
-  /** Cells in `cells` so far; a new record's array is made as long as the last record's (`presized`). */
-  private cellCount = 0;
   /** Pieces of the current field that could not be sliced from one chunk in one go. */
   private parts: Buffer[] = [];
   /** Physical line at the current position. */
@@ -236,7 +235,7 @@ export class CsvTokenizer {
       value = parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8');
       parts.length = 0;
     }
-    this.cells[this.cellCount++] = value;
+    this.cells[this.fields - 1] = value;
     if (this.base + end - this.recordStart > this.maxRecordBytes) this.markOversized();
   }
 
@@ -257,11 +256,10 @@ export class CsvTokenizer {
       this.oversized = false;
     } else {
       const cells = this.cells;
-      if (cells.length !== this.cellCount) cells.length = this.cellCount;
+      if (cells.length !== this.fields) cells.length = this.fields;
       this.sink.onRecord(cells, this.recordLine);
     }
-    this.cells = presized(this.cellCount);
-    this.cellCount = 0;
+    this.cells = presized(this.fields);
     this.fields = 0;
     this.rawHead = undefined;
   }
@@ -273,7 +271,6 @@ export class CsvTokenizer {
   private markOversized(): void {
     this.oversized = true;
     this.cells = [];
-    this.cellCount = 0;
     this.parts.length = 0;
     this.sink.onOversized?.(this.recordLine);
   }

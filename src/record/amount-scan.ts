@@ -67,32 +67,17 @@ export function scanAmount(raw: string): AmountScan | undefined {
   return scan.i === scan.end ? scan : undefined;
 }
 
-/** The one scan every call fills (scanAmount). */
-const scratch: AmountScan = {
-  raw: '',
-  i: 0,
-  end: 0,
-  negative: false,
-  signed: false,
-  currency: undefined,
-  bodyStart: 0,
-  bodyEnd: 0,
-  dots: 0,
-  commas: 0,
-  lastDot: -1,
-  lastComma: -1,
-  spacedOrApostrophe: false,
-  decimalAt: -1,
-  grouping: -1,
-};
-
-/** The scan of `raw` with its surrounding spaces left out. */
+/** The scan of `raw` with its surrounding spaces left out: the one scan every call fills (scanAmount). */
 function startScan(raw: string): AmountScan {
   let start = 0;
   let end = raw.length;
   while (start < end && isSpace(raw.charCodeAt(start))) start++;
   while (end > start && isSpace(raw.charCodeAt(end - 1))) end--;
-  const scan = scratch;
+  return resetScan(scratch, raw, start, end);
+}
+
+/** `scan` made the scan of `raw[start, end)` before its first character is read. */
+function resetScan(scan: AmountScan, raw: string, start: number, end: number): AmountScan {
   scan.raw = raw;
   scan.i = start;
   scan.end = end;
@@ -110,6 +95,8 @@ function startScan(raw: string): AmountScan {
   scan.grouping = -1;
   return scan;
 }
+
+const scratch = resetScan({} as AmountScan, '', 0, 0);
 
 function skipSpaces(scan: AmountScan): void {
   while (scan.i < scan.end && isSpace(scan.raw.charCodeAt(scan.i))) scan.i++;

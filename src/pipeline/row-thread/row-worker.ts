@@ -65,8 +65,8 @@ async function run(): Promise<void> {
     pendingWrites: [],
   };
   const take = (outcome: TakenOutcome) => {
-    // The counts as they stand: the writer copies them into the batch at once (no object per row). The key
-    // is not made here: the main thread makes it again from the id and the hash.
+    // The counts as they stand: the writer copies them into the batch at once (no object per row). A CSV row's
+    // key is not made here: the main thread makes it again from the id and the hash (batch-codec.ts).
     if ('ok' in outcome && outcome.ok) {
       const record = outcome.record;
       const day = recordDay(record.conversionDatetime, record.conversionTimezone);
