@@ -16,6 +16,8 @@ import {
   withProbed,
 } from './delivered-values.js';
 import { packJournal } from './journal-entries.js';
+import type { KeyFilter } from './key-filter.js';
+import { KeyFilterStore } from './key-filter-store.js';
 import type { LedgerStore } from './ledger-store.js';
 import { isAlive } from './lock.js';
 import { migrate, requireCurrent } from './migrations.js';
@@ -106,6 +108,10 @@ export class Ledger implements LedgerStore {
   /** Opened without the run lock: never merges (another run, or this run's writer, owns the file). */
   readonly #withoutLock: boolean;
   readonly #guard: () => void;
+  /** Every key of records is in it (key-filter-store.ts): lookups skip the records probe of the rest. */
+  readonly #filter: KeyFilterStore;
+  /** `lookup`'s chunks in one read transaction, the one its key filter is read in. */
+  readonly #lookupAll: (targetId: number, keys: readonly string[]) => Map<string, LedgerEntry>;
 
   constructor(db: Database.Database, now: () => number, withoutLock = false, guard: () => void = () => {}) {
     this.#withoutLock = withoutLock;
@@ -120,9 +126,19 @@ export class Ledger implements LedgerStore {
     // Rows as arrays: no per-row object for the hot lookup.
     this.#stmt.lookup.raw(true);
     this.#stmt.lookupRecords.raw(true);
+    this.#stmt.lookupHot.raw(true);
+    this.#stmt.stagedKeys.raw(true);
+    this.#stmt.journalKeys.raw(true);
+    this.#stmt.targetKeys.pluck(true);
     this.#stmt.outstanding.raw(true);
     this.#stmt.knownProblems.raw(true);
     this.#journalSettled = (this.#stmt.journalSettled.get() as { n: number }).n;
+    this.#filter = new KeyFilterStore(db);
+    // A read transaction: the filter and the probes see the same file, so a key another connection merges
+    // into records between them cannot fall between the two.
+    this.#lookupAll = db.transaction((targetId: number, keys: readonly string[]) =>
+      this.#lookupIn(targetId, keys),
+    );
   }
 
   /** Upserts the target (LedgerStore.target); a URL with unresolved targets stops the run. */
@@ -188,6 +204,7 @@ export class Ledger implements LedgerStore {
     }
     this.#stmt.dropDeliveredInflight.run(params);
     this.#stmt.dropDeliveredInflight.run({ from: into, into: from });
+    this.#filter.add(this.#movedKeys(from, into));
     this.#stmt.moveRecords.run(params);
     this.#stmt.dropRecords.run({ from });
     this.#stmt.dropDeliveredInflight.run(params);
@@ -284,18 +301,28 @@ export class Ledger implements LedgerStore {
 
   /** What the ledger knows of `keys` for this target; unknown keys are absent from the map. */
   lookup(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
+    return this.#lookupAll(targetId, keys);
+  }
+
+  #lookupIn(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
     const found = new Map<string, LedgerEntry>();
     const hot = (this.#stmt.hotAny.get() as { any: number }).any === 1;
-    const statement = hot ? this.#stmt.lookup : this.#stmt.lookupRecords;
+    const filter = this.#filter.current();
     for (let start = 0; start < keys.length; start += chunkSize) {
       const chunk = keys.slice(start, start + chunkSize);
       // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one. A row names
       // its key by its position in the chunk.
-      const rows = statement.all({ target: targetId, keys: JSON.stringify(chunk) }) as LookupRow[];
-      for (const [n, state, contentHash, amount] of rows) {
-        const parsed = amount === null ? undefined : parseAmount(amount);
-        found.set(chunk[n]!, parsed ? { state, contentHash, amount: parsed } : { state, contentHash });
+      if (!filter) {
+        readRows(
+          found,
+          chunk,
+          (hot ? this.#stmt.lookup : this.#stmt.lookupRecords).all(params(targetId, chunk)),
+        );
+        continue;
       }
+      const probed = maybeIn(filter, targetId, chunk);
+      if (probed.length > 0) readRows(found, probed, this.#stmt.lookupRecords.all(params(targetId, probed)));
+      if (hot) readRows(found, chunk, this.#stmt.lookupHot.all(params(targetId, chunk)));
     }
     return found;
   }
@@ -493,6 +520,8 @@ export class Ledger implements LedgerStore {
   /** The server refused these records; the message is kept for `status`/rejects output. */
   markRejected(targetId: number, entries: readonly { key: string; message: string }[]): number {
     return this.#inChunks(entries, (chunk, now) => {
+      // A rejected key may be new to records (from inflight or staged): the filter first (key-filter-store.ts).
+      this.#filter.add(chunk.map(({ key }) => [targetId, key] as const));
       let changed = 0;
       for (const { key, message } of chunk) {
         const params = { target: targetId, key, message, now };
@@ -612,6 +641,7 @@ export class Ledger implements LedgerStore {
     this.#guard();
     const merged = this.#db
       .transaction(() => {
+        this.#filter.add(this.#mergedKeys());
         let merged = this.#stmt.merge.run().changes;
         this.#stmt.clearStaged.run();
         if ((this.#stmt.inflightAny.get() as { any: number }).any === 1) this.#stmt.unflightJournal.run();
@@ -622,6 +652,29 @@ export class Ledger implements LedgerStore {
       .immediate();
     this.#journalSettled = 0;
     return merged;
+  }
+
+  /** The (target, key) pairs a merge adds to records: staged rows, and delivered journal rows' entries. */
+  *#mergedKeys(): Generator<readonly [number, string]> {
+    yield* this.#stmt.stagedKeys.iterate() as IterableIterator<[number, string]>;
+    for (const [target, keys] of this.#stmt.journalKeys.iterate() as IterableIterator<[number, string]>) {
+      for (const [key] of JSON.parse(keys) as [string][]) yield [target, key];
+    }
+  }
+
+  /** Target `from`'s keys of records as `into`'s (a target's merge), for the key filter. */
+  *#movedKeys(from: number, into: number): Generator<readonly [number, string]> {
+    for (const key of this.#stmt.targetKeys.iterate({ from }) as IterableIterator<string>) yield [into, key];
+  }
+
+  /**
+   * Builds the key filter of a ledger that holds records from before it had one (migrations.ts v7), once,
+   * under the run lock: a scan of the records' keys (~1 s per 1M records, once per ledger).
+   */
+  buildKeyFilter(): void {
+    if (this.#db.transaction(() => this.#filter.current() !== undefined)()) return;
+    this.#guard();
+    this.#db.transaction(() => this.#filter.rebuild()).immediate();
   }
 
   /** Anything staged, or delivered in the journal, to merge. */
@@ -714,7 +767,10 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     if (options.withoutLock) requireCurrent(db, () => migrate(db));
     else migrate(db);
     const ledger = new Ledger(db, options.now ?? Date.now, options.withoutLock === true, options.guard);
-    if (!options.withoutLock) ledger.mergeIfIdle();
+    if (!options.withoutLock) {
+      ledger.mergeIfIdle();
+      ledger.buildKeyFilter();
+    }
     return ledger;
   } catch (error) {
     db.close();
@@ -725,6 +781,25 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
       });
     }
     throw error;
+  }
+}
+
+function params(target: number, keys: readonly string[]): { target: number; keys: string } {
+  return { target, keys: JSON.stringify(keys) };
+}
+
+/** The keys the filter cannot rule out of records: only these are probed there. */
+function maybeIn(filter: KeyFilter, target: number, keys: readonly string[]): string[] {
+  const maybe: string[] = [];
+  for (const key of keys) if (filter.mayContain(target, key)) maybe.push(key);
+  return maybe;
+}
+
+/** Lookup rows into `found`, each naming its key by position in `keys`; a later row wins. */
+function readRows(found: Map<string, LedgerEntry>, keys: readonly string[], rows: unknown[]): void {
+  for (const [n, state, contentHash, amount] of rows as LookupRow[]) {
+    const parsed = amount === null ? undefined : parseAmount(amount);
+    found.set(keys[n]!, parsed ? { state, contentHash, amount: parsed } : { state, contentHash });
   }
 }
 

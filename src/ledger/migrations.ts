@@ -193,6 +193,29 @@ const schemaV6 = `
 ALTER TABLE runs ADD COLUMN report TEXT;
 `;
 
+/**
+ * v7 (issue 23): the key filter (key-filter.ts, key-filter-store.ts): a Bloom filter of every (target, key) in
+ * records, kept in 64 KiB pages, so a lookup of a key the ledger never held skips the records table. A new or
+ * empty ledger starts with a complete (empty) filter; one that holds records gets its filter built from them by
+ * the first run that holds the lock (ledger.ts openLedger) and is looked up without it until then.
+ */
+const schemaV7 = `
+CREATE TABLE key_filter_segments (
+  segment INTEGER PRIMARY KEY,
+  pages   INTEGER NOT NULL,
+  keys    INTEGER NOT NULL
+) STRICT;
+CREATE TABLE key_filter_pages (
+  segment INTEGER NOT NULL,
+  page    INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  bits    BLOB    NOT NULL,
+  PRIMARY KEY (segment, page)
+) STRICT;
+INSERT INTO meta (name, value) VALUES ('key_filter_version', 0),
+  ('key_filter_complete', NOT EXISTS (SELECT 1 FROM records));
+`;
+
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
 
@@ -204,6 +227,7 @@ export const ledgerMigrations: readonly Migration[] = [
   { sql: schemaV4, foreignKeysOff: true },
   schemaV5,
   schemaV6,
+  schemaV7,
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

@@ -90,6 +90,18 @@ export const sql = {
   // The same when inflight and staged are empty (a push's usual case): the records table alone.
   lookupRecords: `SELECT k.key, r.state, r.content_hash, r.amount FROM json_each(:keys) AS k
       CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.value`,
+  // The hot half of lookup (staged, inflight), for a ledger whose key filter spared the records probes.
+  lookupHot: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys))
+    SELECT k.n, 'delivered', s.content_hash, s.amount FROM k
+      CROSS JOIN staged AS s ON s.target_id = :target AND s.key = k.key
+    WHERE s.id = ${newestStaged(':target', 'k.key')}
+    UNION ALL
+    SELECT k.n, i.state, i.content_hash, NULL FROM k
+      CROSS JOIN inflight AS i ON i.target_id = :target AND i.key = k.key`,
+  // The keys a merge is about to add to records, for the key filter (key-filter-store.ts).
+  stagedKeys: 'SELECT target_id, key FROM staged',
+  journalKeys: `SELECT target_id, keys FROM batches WHERE state = 'delivered'`,
+  targetKeys: 'SELECT key FROM records WHERE target_id = :from',
   hotAny: 'SELECT EXISTS (SELECT 1 FROM inflight) OR EXISTS (SELECT 1 FROM staged) AS any',
 
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,

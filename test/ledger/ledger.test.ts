@@ -43,14 +43,14 @@ function setUp() {
 }
 
 describe('openLedger', () => {
-  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (5)', () => {
+  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (7)', () => {
     expect(statSync(join(dir, 'state', 'revimport')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     setUp();
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
-    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(6);
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(7);
     db.close();
   });
 
@@ -64,17 +64,17 @@ describe('openLedger', () => {
       state: 'pending',
       contentHash: 'hash-id:1',
     });
-    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 6 }]);
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 7 }]);
   });
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
-    db.exec('PRAGMA user_version = 7');
+    db.exec('PRAGMA user_version = 8');
     db.close();
     expect(() => {
       ledger = openLedger(path);
-    }).toThrow(/schema version 7, newer than this revimport supports \(6\)/);
+    }).toThrow(/schema version 8, newer than this revimport supports \(7\)/);
     ledger = openLedger(join(dir, 'other.db'));
   });
 

@@ -26,16 +26,18 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (6) on an empty database, once', () => {
+  it('builds the newest schema (7) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(6);
-    expect(ledgerMigrations).toHaveLength(6);
+    expect(version(db)).toBe(7);
+    expect(ledgerMigrations).toHaveLength(7);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
       'inflight',
+      'key_filter_pages',
+      'key_filter_segments',
       'known_problems',
       'meta',
       'records',
@@ -58,7 +60,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(7);
+    expect(version(db)).toBe(8);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -75,16 +77,16 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(6);
+    expect(version(db)).toBe(7);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
 
   it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
     const db = retain(new Database(':memory:'));
-    db.exec('PRAGMA user_version = 8');
+    db.exec('PRAGMA user_version = 9');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 8, newer than this revimport supports (6)');
+    expect(() => migrate(db)).toThrow('has schema version 9, newer than this revimport supports (7)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -99,12 +101,14 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(6);
+    expect(version(raw)).toBe(7);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",
       )
       .run(target);
+    // A ledger of records written before v7 has no key filter covering them (migration v7).
+    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
     raw.close();
 
     const ledger = openLedger(path);

@@ -1,0 +1,120 @@
+// The key filter (key-filter.ts) as the ledger file holds it (migrations.ts v7): its segments, its 64 KiB
+// pages, and in `meta` a version bumped by every write and whether the filter covers the records table.
+//
+// The one rule: every (target, key) in `records` is in the filter, in the same transaction. So every statement
+// that can add a key to records adds it to the filter first (ledger.ts: merge, the rejections, a target's
+// merge), and a reader refreshes its copy inside the read transaction of its lookup, so that a key merged by
+// another connection between the two is never missed. A ledger whose filter is not complete (one written by
+// revimport before v7) is looked up without it until a run holding the lock builds it from the records.
+import type Database from 'better-sqlite3';
+import { KeyFilter, newSegment } from './key-filter.js';
+import { retain } from './native.js';
+
+const sql = {
+  state: `SELECT (SELECT value FROM meta WHERE name = 'key_filter_complete') AS complete,
+    (SELECT value FROM meta WHERE name = 'key_filter_version') AS version`,
+  segments: 'SELECT segment, pages, keys FROM key_filter_segments ORDER BY segment',
+  pagesSince: 'SELECT segment, page, bits FROM key_filter_pages WHERE version > ?',
+  writePage: `INSERT INTO key_filter_pages (segment, page, version, bits) VALUES (?, ?, ?, ?)
+    ON CONFLICT (segment, page) DO UPDATE SET version = excluded.version, bits = excluded.bits`,
+  writeSegment: `INSERT INTO key_filter_segments (segment, pages, keys) VALUES (?, ?, ?)
+    ON CONFLICT (segment) DO UPDATE SET keys = excluded.keys`,
+  setVersion: `UPDATE meta SET value = ? WHERE name = 'key_filter_version'`,
+  setComplete: `UPDATE meta SET value = ? WHERE name = 'key_filter_complete'`,
+  clearPages: 'DELETE FROM key_filter_pages',
+  clearSegments: 'DELETE FROM key_filter_segments',
+  recordKeys: 'SELECT target_id, key FROM records',
+};
+
+type Statements = { [name in keyof typeof sql]: Database.Statement };
+
+export class KeyFilterStore {
+  readonly #stmt: Statements;
+  /** The filter as of `#version` of the file; undefined when not loaded (or released after a write). */
+  #filter: KeyFilter | undefined;
+  #version = -1;
+
+  constructor(db: Database.Database) {
+    this.#stmt = Object.fromEntries(
+      Object.entries(sql).map(([name, text]) => [name, retain(db.prepare(text))]),
+    ) as Statements;
+    this.#stmt.segments.raw(true);
+    this.#stmt.pagesSince.raw(true);
+    this.#stmt.recordKeys.raw(true);
+  }
+
+  /**
+   * The filter as the file holds it, read in the caller's transaction (only pages written since the last
+   * call are read); undefined when it does not cover the records table (an older ledger not built yet).
+   */
+  current(): KeyFilter | undefined {
+    const { complete, version } = this.#stmt.state.get() as { complete: number; version: number };
+    if (complete !== 1) {
+      this.release();
+      return undefined;
+    }
+    if (this.#filter && version === this.#version) return this.#filter;
+    const stored = this.#stmt.segments.all() as [number, number, number][];
+    // A rebuild replaces the segments: a copy whose segments are not a prefix of the file's is read anew.
+    const cached = this.#filter?.segments ?? [];
+    const prefix = cached.length <= stored.length && cached.every((s, i) => s.pages === stored[i]![1]);
+    const filter = prefix && this.#filter ? this.#filter : new KeyFilter();
+    const since = filter === this.#filter ? this.#version : -1;
+    for (const [index, pages, keys] of stored) {
+      const known = filter.segments[index];
+      if (known) known.keys = keys;
+      else filter.segments.push(newSegment(pages, keys));
+    }
+    for (const [segment, page, bits] of this.#stmt.pagesSince.all(since) as [number, number, Buffer][]) {
+      filter.setPage(segment, page, bits);
+    }
+    filter.takeDirty();
+    this.#filter = filter;
+    this.#version = version;
+    return filter;
+  }
+
+  /**
+   * Adds the pairs to the filter and writes the pages they changed, in the caller's write transaction. Does
+   * nothing when the filter is not complete: a rebuild reads every key of the records table anyway.
+   */
+  add(pairs: Iterable<readonly [number, string]>): void {
+    const filter = this.current();
+    if (!filter) return;
+    for (const [target, key] of pairs) filter.add(target, key);
+    this.#write(filter);
+  }
+
+  /** Builds the filter from every key of the records table and marks it complete (a write transaction). */
+  rebuild(): void {
+    this.#stmt.clearPages.run();
+    this.#stmt.clearSegments.run();
+    const filter = new KeyFilter();
+    for (const [target, key] of this.#stmt.recordKeys.iterate() as IterableIterator<[number, string]>) {
+      filter.add(target, key);
+    }
+    this.#write(filter);
+    this.#stmt.setComplete.run(1);
+    this.release();
+  }
+
+  /** Drops the copy held in memory; the next `current` reads the whole filter again. */
+  release(): void {
+    this.#filter = undefined;
+    this.#version = -1;
+  }
+
+  #write(filter: KeyFilter): void {
+    const { version } = this.#stmt.state.get() as { version: number };
+    const next = version + 1;
+    for (const [segment, page] of filter.takeDirty()) {
+      this.#stmt.writePage.run(segment, page, next, filter.page(segment, page));
+    }
+    filter.segments.forEach((segment, index) => {
+      this.#stmt.writeSegment.run(index, segment.pages, segment.keys);
+    });
+    this.#stmt.setVersion.run(next);
+    this.#filter = filter;
+    this.#version = next;
+  }
+}

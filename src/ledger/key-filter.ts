@@ -1,0 +1,141 @@
+// The ledger's key filter (issue 23): a set of (target, key) pairs that answers "certainly not in the records
+// table" without a page read. A push of new records into a large ledger spent ~9 us a key probing a cold leaf
+// page of the records table for a key that was never there (bench/README.md, "The key filter").
+//
+// A split-block Bloom filter (the layout of Apache Parquet's, by Putze, Sanders and Singler): a key picks one
+// 256-bit block with one hash and sets one bit in each of the block's eight 32-bit words with the other, so a
+// probe reads one cache line. It never answers "absent" for a key that was added; it answers "maybe" for a
+// key never added about once in 200 at the capacity's 12 bits a key. Bloom filters cannot grow, so the
+// filter is a list of segments, each twice the last; a key goes into the newest and is looked for in all.
+// Pure: the pages are written to and read from the ledger file by key-filter-store.ts.
+
+/** 256-bit blocks, 2,048 to a page: a page is 64 KiB, what the ledger stores and rewrites as one row. */
+const wordsPerBlock = 8;
+export const blocksPerPage = 2048;
+export const pageBytes = blocksPerPage * wordsPerBlock * 4;
+/** Bits of a segment per key it is sized for: ~0.5 % of absent keys answer "maybe" when it is full. */
+const bitsPerKey = 12;
+/** The first segment: 2 pages (128 KiB, ~87,000 keys); each next one twice the pages of the last. */
+const firstPages = 2;
+
+/** Parquet's split-block salts: one odd multiplier per word of a block. */
+const salts = new Uint32Array([
+  0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
+]);
+
+/** One Bloom filter: `pages` pages of blocks, sized for `capacity` keys; `keys` counts what went in. */
+export interface Segment {
+  readonly pages: number;
+  readonly capacity: number;
+  keys: number;
+  readonly words: Uint32Array;
+}
+
+export function newSegment(pages: number, keys = 0): Segment {
+  const blocks = pages * blocksPerPage;
+  return {
+    pages,
+    capacity: Math.floor((blocks * wordsPerBlock * 32) / bitsPerKey),
+    keys,
+    words: new Uint32Array(blocks * wordsPerBlock),
+  };
+}
+
+/** murmur3's finaliser: every input bit moves every output bit. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Two 32-bit hashes of a (target, key) pair, filled by `hashPair`: one chooses the block, one the bits. */
+const hashed = { block: 0, bits: 0 };
+
+/**
+ * Hashes `key` of `target` into `hashed`: two lanes over the key's UTF-16 code units (FNV-1a, and a
+ * multiply-rotate lane with another prime), each seeded by the target and finished by `mix`.
+ */
+function hashPair(target: number, key: string): void {
+  let a = (0x811c9dc5 ^ target) >>> 0;
+  let b = Math.imul(target + 1, 0x9e3779b1) ^ key.length;
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193);
+    b = Math.imul(b ^ unit, 0xcc9e2d51);
+    b = (b << 15) | (b >>> 17);
+  }
+  hashed.block = mix(a ^ key.length);
+  hashed.bits = mix(b ^ Math.imul(a, 0x1b873593));
+}
+
+function blockOf(segment: Segment): number {
+  // Multiply-shift onto [0, blocks): the hash's high bits pick the block (exact in a double below 2^53).
+  return Math.floor((hashed.block * (segment.words.length / wordsPerBlock)) / 4294967296) * wordsPerBlock;
+}
+
+function setIn(segment: Segment): void {
+  const base = blockOf(segment);
+  const words = segment.words;
+  for (let i = 0; i < wordsPerBlock; i++) words[base + i]! |= 1 << (Math.imul(hashed.bits, salts[i]!) >>> 27);
+}
+
+function isIn(segment: Segment): boolean {
+  const base = blockOf(segment);
+  const words = segment.words;
+  for (let i = 0; i < wordsPerBlock; i++) {
+    if ((words[base + i]! & (1 << (Math.imul(hashed.bits, salts[i]!) >>> 27))) === 0) return false;
+  }
+  return true;
+}
+
+/** The segments of one ledger's filter, oldest first. */
+export class KeyFilter {
+  readonly segments: Segment[];
+  /** Pages written since `takeDirty`, as `segment index * 2^20 + page index`. */
+  readonly #dirty = new Set<number>();
+
+  constructor(segments: Segment[] = []) {
+    this.segments = segments;
+  }
+
+  /** False only when (target, key) was never added. */
+  mayContain(target: number, key: string): boolean {
+    hashPair(target, key);
+    const segments = this.segments;
+    for (let s = segments.length - 1; s >= 0; s--) if (isIn(segments[s]!)) return true;
+    return false;
+  }
+
+  add(target: number, key: string): void {
+    let newest = this.segments.at(-1);
+    if (!newest || newest.keys >= newest.capacity) {
+      newest = newSegment(newest ? newest.pages * 2 : firstPages);
+      this.segments.push(newest);
+    }
+    hashPair(target, key);
+    setIn(newest);
+    newest.keys++;
+    this.#dirty.add(
+      (this.segments.length - 1) * 2 ** 20 + Math.floor(blockOf(newest) / (blocksPerPage * wordsPerBlock)),
+    );
+  }
+
+  /** The pages changed since the last call, each as [segment, page]; clears the list. */
+  takeDirty(): [number, number][] {
+    const pages = [...this.#dirty].map((id): [number, number] => [Math.floor(id / 2 ** 20), id % 2 ** 20]);
+    this.#dirty.clear();
+    return pages;
+  }
+
+  /** Page `page` of segment `segment` as bytes (a view: copy it if it must outlive the next `add`). */
+  page(segment: number, page: number): Buffer {
+    const words = this.segments[segment]!.words;
+    return Buffer.from(words.buffer, words.byteOffset + page * pageBytes, pageBytes);
+  }
+
+  /** Overwrites a page from stored bytes (`pageBytes` long). */
+  setPage(segment: number, page: number, bytes: Uint8Array): void {
+    if (bytes.byteLength !== pageBytes) throw new Error(`key filter page of ${bytes.byteLength} bytes`);
+    this.page(segment, page).set(bytes);
+  }
+}

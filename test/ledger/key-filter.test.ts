@@ -1,0 +1,145 @@
+// The ledger's key filter (issue 23): the pure Bloom filter (key-filter.ts), and the one rule the ledger keeps
+// with it (key-filter-store.ts): every key of the records table is found by lookup, whichever connection or
+// path put it there, and whether the file's filter was built by merges, by an upgrade, or not at all yet.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KeyFilter, pageBytes } from '../../src/ledger/key-filter.js';
+import { openLedger } from '../../src/ledger/ledger.js';
+import { targetOf } from '../../src/ledger/target.js';
+import type { JournalEntry } from '../../src/ledger/types.js';
+import { sqliteV3 } from '../helpers/ledger-v3.js';
+import { keep, rawRows, retain } from '../helpers/native.js';
+
+/** Keys shaped like the exports' ids: a prefix and a scrambled number, or a UUID-like hex string. */
+const key = (n: number) =>
+  n % 3 === 0
+    ? `id:ORD-${(Math.imul(n, 0x9e3779b1) >>> 0).toString().padStart(10, '0')}`
+    : `id:${(Math.imul(n, 0x85ebca6b) >>> 0).toString(16)}-${n.toString(36)}-4a1b-9c2d`;
+
+describe('KeyFilter', () => {
+  it('finds every key it was given, across segments and targets', () => {
+    const filter = new KeyFilter();
+    for (let n = 0; n < 400_000; n++) filter.add(1 + (n % 2), key(n));
+    // 400,000 keys fill the first two segments (87,381 + 174,762 keys) and part of the third (349,525).
+    expect(filter.segments.length).toBe(3);
+    let missed = 0;
+    for (let n = 0; n < 400_000; n++) if (!filter.mayContain(1 + (n % 2), key(n))) missed++;
+    expect(missed).toBe(0);
+  });
+
+  it('answers "maybe" for about one key in a hundred it never held, and tells targets apart', () => {
+    const filter = new KeyFilter();
+    for (let n = 0; n < 300_000; n++) filter.add(1, key(n));
+    let absent = 0;
+    let otherTarget = 0;
+    for (let n = 300_000; n < 400_000; n++) if (filter.mayContain(1, key(n))) absent++;
+    for (let n = 0; n < 100_000; n++) if (filter.mayContain(2, key(n))) otherTarget++;
+    // Two full segments at ~0.5 % each and a third filling: ~1 %.
+    expect(absent / 100_000).toBeLessThan(0.02);
+    expect(otherTarget / 100_000).toBeLessThan(0.02);
+    expect(absent).toBeGreaterThan(0);
+  });
+
+  it('hands out the pages it changed, which rebuild the same filter elsewhere', () => {
+    const filter = new KeyFilter();
+    filter.add(1, 'id:first');
+    const first = filter.takeDirty();
+    expect(first).toHaveLength(1);
+    expect(filter.takeDirty()).toEqual([]);
+    for (let n = 0; n < 50_000; n++) filter.add(1, key(n));
+    const dirty = filter.takeDirty();
+    expect(dirty.sort()).toEqual([
+      [0, 0],
+      [0, 1],
+    ]);
+    const copy = new KeyFilter([]);
+    copy.segments.push({ ...filter.segments[0]!, words: new Uint32Array(filter.segments[0]!.words.length) });
+    for (const [segment, page] of dirty) copy.setPage(segment, page, Buffer.from(filter.page(segment, page)));
+    for (let n = 0; n < 50_000; n++) expect(copy.mayContain(1, key(n))).toBe(true);
+    expect(copy.mayContain(1, 'id:first')).toBe(true);
+    expect(() => copy.setPage(0, 0, Buffer.alloc(pageBytes - 1))).toThrow(/page of/);
+  });
+});
+
+describe('the key filter in the ledger', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'revimport-filter-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const entry = (k: string): JournalEntry => ({ key: k, contentHash: `h-${k}`, currency: 'EUR', value: 1 });
+
+  it('a connection holding the filter finds what another connection merged since', () => {
+    const path = join(dir, 'ledger.db');
+    const reader = openLedger(path, { withoutLock: true });
+    const writer = openLedger(path);
+    const target = writer.target(targetOf('https://crm.example', 'k'));
+    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    writer.settleBatch(writer.journalBatch(target, run, 'b1', [entry('id:1')], '[]'));
+    writer.merge();
+    // The reader reads (and keeps) the filter holding id:1 only.
+    expect(reader.lookup(target, ['id:1', 'id:2']).get('id:1')?.state).toBe('delivered');
+    writer.settleBatch(writer.journalBatch(target, run, 'b2', [entry('id:2')], '[]'));
+    writer.merge();
+    expect(reader.lookup(target, ['id:2']).get('id:2')).toEqual({
+      state: 'delivered',
+      contentHash: 'h-id:2',
+      amount: { currency: 'EUR', value: 1 },
+    });
+    reader.close();
+    writer.close();
+  });
+
+  it('a ledger of records from before the filter is looked up in full, then gets its filter from them', () => {
+    const path = join(dir, 'ledger.db');
+    const setup = openLedger(path);
+    const target = setup.target(targetOf('https://crm.example', 'k'));
+    setup.close();
+    // As revimport before v7 left a ledger: records, and no filter covering them (migration v7).
+    const raw = retain(new Database(path));
+    const insert = keep(raw).prepare(
+      `INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at)
+        VALUES (?, ?, 'h', 'delivered', 1, 1)`,
+    );
+    for (let n = 0; n < 1000; n++) insert.run(target, key(n));
+    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
+    raw.close();
+
+    const keys = Array.from({ length: 1000 }, (_, n) => key(n));
+    const reader = openLedger(path, { withoutLock: true });
+    expect(reader.lookup(target, keys).size).toBe(1000);
+    reader.close();
+    expect(rawRows(path, "SELECT value FROM meta WHERE name = 'key_filter_complete'")).toEqual([
+      { value: 0 },
+    ]);
+
+    const run = openLedger(path);
+    expect(rawRows(path, "SELECT value FROM meta WHERE name = 'key_filter_complete'")).toEqual([
+      { value: 1 },
+    ]);
+    expect(run.lookup(target, keys).size).toBe(1000);
+    expect(run.lookup(target, ['id:never']).size).toBe(0);
+    run.close();
+  });
+
+  it("a target merged into another (ledger assign) has its records found under the other's id", () => {
+    const path = sqliteV3(dir, 'two-keys', 'https://crm.example');
+    const ledger = openLedger(path);
+    const before = rawRows(path, 'SELECT target_id, key FROM records ORDER BY target_id, key') as {
+      target_id: number;
+      key: string;
+    }[];
+    const targets = [...new Set(before.map((row) => row.target_id))];
+    expect(targets.length).toBe(2);
+    const fingerprints = ledger.accounts().map((row) => row.keyFingerprint!);
+    const { targetId } = ledger.assign('https://crm.example', fingerprints, 'shop');
+    const keys = before.map((row) => row.key);
+    const found = ledger.lookup(targetId, keys);
+    expect([...found.keys()].sort()).toEqual([...new Set(keys)].sort());
+    ledger.close();
+  });
+});
