@@ -15,6 +15,7 @@ const sql = {
     (SELECT value FROM meta WHERE name = 'key_filter_version') AS version`,
   segments: 'SELECT segment, pages, keys FROM key_filter_segments ORDER BY segment',
   pagesSince: 'SELECT segment, page, bits FROM key_filter_pages WHERE version > ?',
+  pagesOf: 'SELECT segment, page, bits FROM key_filter_pages WHERE segment = ?',
   writePage: `INSERT INTO key_filter_pages (segment, page, version, bits) VALUES (?, ?, ?, ?)
     ON CONFLICT (segment, page) DO UPDATE SET version = excluded.version, bits = excluded.bits`,
   writeSegment: `INSERT INTO key_filter_segments (segment, pages, keys) VALUES (?, ?, ?)
@@ -40,6 +41,7 @@ export class KeyFilterStore {
     ) as Statements;
     this.#stmt.segments.raw(true);
     this.#stmt.pagesSince.raw(true);
+    this.#stmt.pagesOf.raw(true);
     this.#stmt.recordKeys.raw(true);
   }
 
@@ -79,10 +81,32 @@ export class KeyFilterStore {
    * nothing when the filter is not complete: a rebuild reads every key of the records table anyway.
    */
   add(pairs: Iterable<readonly [number, string]>): void {
-    const filter = this.current();
-    if (!filter) return;
+    const { complete, version } = this.#stmt.state.get() as { complete: number; version: number };
+    this.release();
+    if (complete !== 1) return;
+    // A key goes into the newest segment, so that segment alone is read (a merge on the writer's thread, which
+    // never looks up, does not hold the whole filter). The copy kept for lookups is dropped: were this
+    // transaction rolled back, a copy marked with the version it wrote could later match another write's.
+    const filter = this.#newestOnly();
     for (const [target, key] of pairs) filter.add(target, key);
-    this.#write(filter);
+    this.#write(filter, version);
+    this.release();
+  }
+
+  /** The filter with only its newest segment's bits read: to add to, never to look up in. */
+  #newestOnly(): KeyFilter {
+    const stored = this.#stmt.segments.all() as [number, number, number][];
+    const filter = new KeyFilter(
+      stored.map(([index, pages, keys]) => newSegment(pages, keys, index < stored.length - 1)),
+    );
+    for (const [segment, page, bits] of this.#stmt.pagesOf.all(stored.length - 1) as [
+      number,
+      number,
+      Buffer,
+    ][]) {
+      filter.setPage(segment, page, bits);
+    }
+    return filter;
   }
 
   /** Builds the filter from every key of the records table and marks it complete (a write transaction). */
@@ -93,7 +117,7 @@ export class KeyFilterStore {
     for (const [target, key] of this.#stmt.recordKeys.iterate() as IterableIterator<[number, string]>) {
       filter.add(target, key);
     }
-    this.#write(filter);
+    this.#write(filter, (this.#stmt.state.get() as { version: number }).version);
     this.#stmt.setComplete.run(1);
     this.release();
   }
@@ -104,8 +128,8 @@ export class KeyFilterStore {
     this.#version = -1;
   }
 
-  #write(filter: KeyFilter): void {
-    const { version } = this.#stmt.state.get() as { version: number };
+  /** Writes the pages `filter` changed and its segments, and bumps the file's `version`. */
+  #write(filter: KeyFilter, version: number): void {
     const next = version + 1;
     for (const [segment, page] of filter.takeDirty()) {
       this.#stmt.writePage.run(segment, page, next, filter.page(segment, page));
@@ -114,7 +138,5 @@ export class KeyFilterStore {
       this.#stmt.writeSegment.run(index, segment.pages, segment.keys);
     });
     this.#stmt.setVersion.run(next);
-    this.#filter = filter;
-    this.#version = next;
   }
 }

@@ -31,13 +31,14 @@ export interface Segment {
   readonly words: Uint32Array;
 }
 
-export function newSegment(pages: number, keys = 0): Segment {
+/** A segment of `pages` pages; `unread`: its bits left out (a writer adds to the newest segment only). */
+export function newSegment(pages: number, keys = 0, unread = false): Segment {
   const blocks = pages * blocksPerPage;
   return {
     pages,
     capacity: Math.floor((blocks * wordsPerBlock * 32) / bitsPerKey),
     keys,
-    words: new Uint32Array(blocks * wordsPerBlock),
+    words: new Uint32Array(unread ? 0 : blocks * wordsPerBlock),
   };
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KeyFilter, pageBytes } from '../../src/ledger/key-filter.js';
+import { KeyFilterStore } from '../../src/ledger/key-filter-store.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { JournalEntry } from '../../src/ledger/types.js';
@@ -92,6 +93,28 @@ describe('the key filter in the ledger', () => {
     });
     reader.close();
     writer.close();
+  });
+
+  it('a write rolled back leaves no copy that a later write of the same version would pass for', () => {
+    const path = join(dir, 'ledger.db');
+    openLedger(path).close();
+    const mine = retain(new Database(path));
+    const other = retain(new Database(path));
+    const store = new KeyFilterStore(mine);
+    const theirs = new KeyFilterStore(other);
+    expect(mine.transaction(() => store.current()?.mayContain(1, 'id:a'))()).toBe(false);
+    // This connection adds id:a at version 1, and the transaction fails after.
+    expect(() =>
+      mine.transaction(() => {
+        store.add([[1, 'id:a']]);
+        throw new Error('disk full');
+      })(),
+    ).toThrow('disk full');
+    // Another connection writes version 1 with id:b.
+    other.transaction(() => theirs.add([[1, 'id:b']]))();
+    expect(mine.transaction(() => store.current()?.mayContain(1, 'id:b'))()).toBe(true);
+    mine.close();
+    other.close();
   });
 
   it('a ledger of records from before the filter is looked up in full, then gets its filter from them', () => {
