@@ -5,7 +5,8 @@
 // that can add a key to records adds it to the filter first (ledger.ts: merge, the rejections, a target's
 // merge), and a reader refreshes its copy inside the read transaction of its lookup, so that a key merged by
 // another connection between the two is never missed. A ledger whose filter is not complete (one written by
-// revimport before v7) is looked up without it until a run holding the lock builds it from the records.
+// revimport before v7) is looked up without it until an opener with write access builds it from the records
+// (ledger.ts `buildKeyFilter`: not while another process's run is live).
 import type Database from 'better-sqlite3';
 import { KeyFilter, newSegment } from './key-filter.js';
 import { retain } from './native.js';
@@ -70,7 +71,6 @@ export class KeyFilterStore {
     for (const [segment, page, bits] of this.#stmt.pagesSince.all(since) as [number, number, Buffer][]) {
       filter.setPage(segment, page, bits);
     }
-    filter.takeDirty();
     this.#filter = filter;
     this.#version = version;
     return filter;
@@ -109,8 +109,12 @@ export class KeyFilterStore {
     return filter;
   }
 
-  /** Builds the filter from every key of the records table and marks it complete (a write transaction). */
+  /**
+   * Builds the filter from every key of the records table and marks it complete, in the caller's write
+   * transaction; nothing when it is complete already (another opener built it meanwhile).
+   */
   rebuild(): void {
+    if ((this.#stmt.state.get() as { complete: number }).complete === 1) return;
     this.#stmt.clearPages.run();
     this.#stmt.clearSegments.run();
     const filter = new KeyFilter();

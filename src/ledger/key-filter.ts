@@ -12,7 +12,8 @@
 /** 256-bit blocks, 2,048 to a page: a page is 64 KiB, what the ledger stores and rewrites as one row. */
 const wordsPerBlock = 8;
 export const blocksPerPage = 2048;
-export const pageBytes = blocksPerPage * wordsPerBlock * 4;
+const wordsPerPage = blocksPerPage * wordsPerBlock;
+export const pageBytes = wordsPerPage * 4;
 /** Bits of a segment per key it is sized for: ~0.5 % of absent keys answer "maybe" when it is full. */
 const bitsPerKey = 12;
 /** The first segment: 2 pages (128 KiB, ~87,000 keys); each next one twice the pages of the last. */
@@ -49,42 +50,62 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Two 32-bit hashes of a (target, key) pair, filled by `hashPair`: one chooses the block, one the bits. */
-const hashed = { block: 0, bits: 0 };
+/** A lone surrogate as a key read back from the ledger holds it (see `storedForm`). */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
- * Hashes `key` of `target` into `hashed`: two lanes over the key's UTF-16 code units (FNV-1a, and a
- * multiply-rotate lane with another prime), each seeded by the target and finished by `mix`.
+ * The key as SQLite hands it back. better-sqlite3 writes a lone surrogate as its three generalized UTF-8 bytes
+ * (ED A0 80 for U+D800) and reads those back as three U+FFFD: a key read from the records table (a merge of
+ * staged rows, a rebuild, a target's merge) differs from the same key as the pipeline looks it up, though SQLite
+ * compares them equal. Both are hashed in the read-back form.
  */
-function hashPair(target: number, key: string): void {
+export function storedForm(key: string): string {
+  return key.replace(loneSurrogate, '\ufffd\ufffd\ufffd');
+}
+
+/**
+ * Two 32-bit hashes of `key` of `target` (in its stored form) into `hash`: two lanes over its UTF-16 code units
+ * (FNV-1a, and a multiply-rotate lane with another prime), each seeded by the target and finished by `mix`. The
+ * first chooses the block, the second the bits. A key with a surrogate (rare) is hashed again in its stored form.
+ */
+function hashPair(hash: { block: number; bits: number }, target: number, key: string): void {
+  if (!hashUnits(hash, target, key)) hashUnits(hash, target, storedForm(key));
+}
+
+/** `hashPair`'s lanes over `key` as it is; false when it holds a surrogate code unit. */
+function hashUnits(hash: { block: number; bits: number }, target: number, key: string): boolean {
   let a = (0x811c9dc5 ^ target) >>> 0;
   let b = Math.imul(target + 1, 0x9e3779b1) ^ key.length;
+  let surrogates = false;
   for (let i = 0; i < key.length; i++) {
     const unit = key.charCodeAt(i);
+    surrogates ||= unit >= 0xd800 && unit <= 0xdfff;
     a = Math.imul(a ^ unit, 0x01000193);
     b = Math.imul(b ^ unit, 0xcc9e2d51);
     b = (b << 15) | (b >>> 17);
   }
-  hashed.block = mix(a ^ key.length);
-  hashed.bits = mix(b ^ Math.imul(a, 0x1b873593));
+  hash.block = mix(a ^ key.length);
+  hash.bits = mix(b ^ Math.imul(a, 0x1b873593));
+  return !surrogates;
 }
 
-function blockOf(segment: Segment): number {
+/** The first word of the block that `block` (a hash) picks in `segment`. */
+function blockOf(segment: Segment, block: number): number {
   // Multiply-shift onto [0, blocks): the hash's high bits pick the block (exact in a double below 2^53).
-  return Math.floor((hashed.block * (segment.words.length / wordsPerBlock)) / 4294967296) * wordsPerBlock;
+  return Math.floor((block * (segment.pages * blocksPerPage)) / 4294967296) * wordsPerBlock;
 }
 
-function setIn(segment: Segment): void {
-  const base = blockOf(segment);
+function setIn(segment: Segment, block: number, bits: number): void {
+  const base = blockOf(segment, block);
   const words = segment.words;
-  for (let i = 0; i < wordsPerBlock; i++) words[base + i]! |= 1 << (Math.imul(hashed.bits, salts[i]!) >>> 27);
+  for (let i = 0; i < wordsPerBlock; i++) words[base + i]! |= 1 << (Math.imul(bits, salts[i]!) >>> 27);
 }
 
-function isIn(segment: Segment): boolean {
-  const base = blockOf(segment);
+function isIn(segment: Segment, block: number, bits: number): boolean {
+  const base = blockOf(segment, block);
   const words = segment.words;
   for (let i = 0; i < wordsPerBlock; i++) {
-    if ((words[base + i]! & (1 << (Math.imul(hashed.bits, salts[i]!) >>> 27))) === 0) return false;
+    if ((words[base + i]! & (1 << (Math.imul(bits, salts[i]!) >>> 27))) === 0) return false;
   }
   return true;
 }
@@ -94,6 +115,8 @@ export class KeyFilter {
   readonly segments: Segment[];
   /** Pages written since `takeDirty`, as `segment index * 2^20 + page index`. */
   readonly #dirty = new Set<number>();
+  /** The last key's two hashes (one object for the filter's life, not one a key). */
+  readonly #hash = { block: 0, bits: 0 };
 
   constructor(segments: Segment[] = []) {
     this.segments = segments;
@@ -101,9 +124,10 @@ export class KeyFilter {
 
   /** False only when (target, key) was never added. */
   mayContain(target: number, key: string): boolean {
-    hashPair(target, key);
+    const hash = this.#hash;
+    hashPair(hash, target, key);
     const segments = this.segments;
-    for (let s = segments.length - 1; s >= 0; s--) if (isIn(segments[s]!)) return true;
+    for (let s = segments.length - 1; s >= 0; s--) if (isIn(segments[s]!, hash.block, hash.bits)) return true;
     return false;
   }
 
@@ -113,12 +137,12 @@ export class KeyFilter {
       newest = newSegment(newest ? newest.pages * 2 : firstPages);
       this.segments.push(newest);
     }
-    hashPair(target, key);
-    setIn(newest);
+    const hash = this.#hash;
+    hashPair(hash, target, key);
+    setIn(newest, hash.block, hash.bits);
     newest.keys++;
-    this.#dirty.add(
-      (this.segments.length - 1) * 2 ** 20 + Math.floor(blockOf(newest) / (blocksPerPage * wordsPerBlock)),
-    );
+    const page = Math.floor(blockOf(newest, hash.block) / wordsPerPage);
+    this.#dirty.add((this.segments.length - 1) * 2 ** 20 + page);
   }
 
   /** The pages changed since the last call, each as [segment, page]; clears the list. */
@@ -128,15 +152,22 @@ export class KeyFilter {
     return pages;
   }
 
-  /** Page `page` of segment `segment` as bytes (a view: copy it if it must outlive the next `add`). */
+  /** Page `page` of segment `segment` as stored: its words little-endian, whatever the machine's order. */
   page(segment: number, page: number): Buffer {
     const words = this.segments[segment]!.words;
-    return Buffer.from(words.buffer, words.byteOffset + page * pageBytes, pageBytes);
+    const bytes = Buffer.allocUnsafe(pageBytes);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
+    const first = page * wordsPerPage;
+    for (let i = 0; i < wordsPerPage; i++) view.setUint32(i * 4, words[first + i]!, true);
+    return bytes;
   }
 
-  /** Overwrites a page from stored bytes (`pageBytes` long). */
+  /** Overwrites a page from its stored bytes (`pageBytes` long, little-endian words). */
   setPage(segment: number, page: number, bytes: Uint8Array): void {
     if (bytes.byteLength !== pageBytes) throw new Error(`key filter page of ${bytes.byteLength} bytes`);
-    this.page(segment, page).set(bytes);
+    const words = this.segments[segment]!.words;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
+    const first = page * wordsPerPage;
+    for (let i = 0; i < wordsPerPage; i++) words[first + i] = view.getUint32(i * 4, true);
   }
 }

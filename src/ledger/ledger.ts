@@ -668,11 +668,15 @@ export class Ledger implements LedgerStore {
   }
 
   /**
-   * Builds the key filter of a ledger that holds records from before it had one (migrations.ts v7), once,
-   * under the run lock: a scan of the records' keys (~1 s per 1M records, once per ledger).
+   * Builds the key filter of a ledger that holds records from before it had one (migrations.ts v7), once: a
+   * scan of the records' keys (4.8 s for 5M records). Like `mergeIfIdle`, not while a run of another live
+   * process is unfinished (its writes would wait behind the scan).
    */
   buildKeyFilter(): void {
     if (this.#db.transaction(() => this.#filter.current() !== undefined)()) return;
+    for (const { pid } of this.#stmt.liveRuns.all() as { pid: number }[]) {
+      if (pid !== process.pid && isAlive(pid)) return;
+    }
     this.#guard();
     this.#db.transaction(() => this.#filter.rebuild()).immediate();
   }

@@ -197,7 +197,8 @@ ALTER TABLE runs ADD COLUMN report TEXT;
  * v7 (issue 23): the key filter (key-filter.ts, key-filter-store.ts): a Bloom filter of every (target, key) in
  * records, kept in 64 KiB pages, so a lookup of a key the ledger never held skips the records table. A new or
  * empty ledger starts with a complete (empty) filter; one that holds records gets its filter built from them by
- * the first run that holds the lock (ledger.ts openLedger) and is looked up without it until then.
+ * the next opener with write access when no other run is live (ledger.ts `buildKeyFilter`), and is looked up
+ * without it until then.
  */
 const schemaV7 = `
 CREATE TABLE key_filter_segments (

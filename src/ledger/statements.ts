@@ -6,6 +6,14 @@
 const newestStaged = (target: string, key: string) =>
   `(SELECT max(id) FROM staged WHERE target_id = ${target} AND key = ${key})`;
 
+/** lookup's hot half: each key's newest staged row, then its inflight row (`k`: the chunk's keys). */
+const lookupHot = `SELECT k.n, 'delivered', s.content_hash, s.amount FROM k
+      CROSS JOIN staged AS s ON s.target_id = :target AND s.key = k.key
+    WHERE s.id = ${newestStaged(':target', 'k.key')}
+    UNION ALL
+    SELECT k.n, i.state, i.content_hash, NULL FROM k
+      CROSS JOIN inflight AS i ON i.target_id = :target AND i.key = k.key`;
+
 export const sql = {
   // markPending's own durability (see there); prepared once (native.ts).
   syncFull: 'PRAGMA synchronous = FULL',
@@ -79,25 +87,14 @@ export const sql = {
   lookup: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys))
     SELECT k.n, r.state, r.content_hash, r.amount FROM k
       CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.key
-    UNION ALL
-    SELECT k.n, 'delivered', s.content_hash, s.amount FROM k
-      CROSS JOIN staged AS s ON s.target_id = :target AND s.key = k.key
-    WHERE s.id = ${newestStaged(':target', 'k.key')}
-    UNION ALL
-    SELECT k.n, i.state, i.content_hash, NULL FROM k
-      CROSS JOIN inflight AS i ON i.target_id = :target AND i.key = k.key`,
+    UNION ALL ${lookupHot}`,
 
-  // The same when inflight and staged are empty (a push's usual case): the records table alone.
+  // The records table alone: when inflight and staged are empty (a push's usual case), and for the keys the
+  // key filter cannot rule out (ledger.ts lookup).
   lookupRecords: `SELECT k.key, r.state, r.content_hash, r.amount FROM json_each(:keys) AS k
       CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.value`,
-  // The hot half of lookup (staged, inflight), for a ledger whose key filter spared the records probes.
-  lookupHot: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys))
-    SELECT k.n, 'delivered', s.content_hash, s.amount FROM k
-      CROSS JOIN staged AS s ON s.target_id = :target AND s.key = k.key
-    WHERE s.id = ${newestStaged(':target', 'k.key')}
-    UNION ALL
-    SELECT k.n, i.state, i.content_hash, NULL FROM k
-      CROSS JOIN inflight AS i ON i.target_id = :target AND i.key = k.key`,
+  // The hot tables alone, for a chunk whose records probes the key filter thinned out.
+  lookupHot: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys)) ${lookupHot}`,
   // The keys a merge is about to add to records, for the key filter (key-filter-store.ts).
   stagedKeys: 'SELECT target_id, key FROM staged',
   journalKeys: `SELECT target_id, keys FROM batches WHERE state = 'delivered'`,
