@@ -29,6 +29,8 @@ const sql = {
 };
 
 type Statements = { [name in keyof typeof sql]: Database.Statement };
+/** A stored page: segment, page, its bytes. */
+type Row = [number, number, Buffer];
 
 export class KeyFilterStore {
   readonly #stmt: Statements;
@@ -68,12 +70,18 @@ export class KeyFilterStore {
       if (known) known.keys = keys;
       else filter.segments.push(newSegment(pages, keys));
     }
-    for (const [segment, page, bits] of this.#stmt.pagesSince.all(since) as [number, number, Buffer][]) {
+    // One page at a time: all of them at once were 8 MiB of Buffers beside the filter at 5M records.
+    for (const [segment, page, bits] of this.#stmt.pagesSince.iterate(since) as IterableIterator<Row>) {
       filter.setPage(segment, page, bits);
     }
     this.#filter = filter;
     this.#version = version;
     return filter;
+  }
+
+  /** Whether the file's filter covers the records table (read without loading the filter). */
+  isComplete(): boolean {
+    return (this.#stmt.state.get() as { complete: number }).complete === 1;
   }
 
   /**
@@ -99,13 +107,8 @@ export class KeyFilterStore {
     const filter = new KeyFilter(
       stored.map(([index, pages, keys]) => newSegment(pages, keys, index < stored.length - 1)),
     );
-    for (const [segment, page, bits] of this.#stmt.pagesOf.all(stored.length - 1) as [
-      number,
-      number,
-      Buffer,
-    ][]) {
-      filter.setPage(segment, page, bits);
-    }
+    const newest = this.#stmt.pagesOf.iterate(stored.length - 1) as IterableIterator<Row>;
+    for (const [segment, page, bits] of newest) filter.setPage(segment, page, bits);
     return filter;
   }
 
@@ -114,7 +117,7 @@ export class KeyFilterStore {
    * transaction; nothing when it is complete already (another opener built it meanwhile).
    */
   rebuild(): void {
-    if ((this.#stmt.state.get() as { complete: number }).complete === 1) return;
+    if (this.isComplete()) return;
     this.#stmt.clearPages.run();
     this.#stmt.clearSegments.run();
     const filter = new KeyFilter();

@@ -673,7 +673,8 @@ export class Ledger implements LedgerStore {
    * process is unfinished (its writes would wait behind the scan).
    */
   buildKeyFilter(): void {
-    if (this.#db.transaction(() => this.#filter.current() !== undefined)()) return;
+    // Read without loading it: every opener runs this, and the writer's thread never looks up.
+    if (this.#filter.isComplete()) return;
     for (const { pid } of this.#stmt.liveRuns.all() as { pid: number }[]) {
       if (pid !== process.pid && isAlive(pid)) return;
     }
