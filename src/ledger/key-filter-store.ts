@@ -9,7 +9,7 @@
 // (ledger.ts `buildKeyFilter`: not while another process's run is live).
 import type Database from 'better-sqlite3';
 import { KeyFilter, newSegment } from './key-filter.js';
-import { retain } from './native.js';
+import { prepareAll } from './native.js';
 
 const sql = {
   state: `SELECT (SELECT value FROM meta WHERE name = 'key_filter_complete') AS complete,
@@ -39,9 +39,7 @@ export class KeyFilterStore {
   #version = -1;
 
   constructor(db: Database.Database) {
-    this.#stmt = Object.fromEntries(
-      Object.entries(sql).map(([name, text]) => [name, retain(db.prepare(text))]),
-    ) as Statements;
+    this.#stmt = prepareAll(db, sql);
     this.#stmt.segments.raw(true);
     this.#stmt.pagesSince.raw(true);
     this.#stmt.pagesOf.raw(true);

@@ -21,7 +21,7 @@ import { KeyFilterStore } from './key-filter-store.js';
 import type { LedgerStore } from './ledger-store.js';
 import { isAlive } from './lock.js';
 import { migrate, requireCurrent } from './migrations.js';
-import { retain } from './native.js';
+import { prepareAll, retain } from './native.js';
 import { sql } from './statements.js';
 import type { Target } from './target.js';
 import type {
@@ -120,9 +120,7 @@ export class Ledger implements LedgerStore {
     this.#now = now;
     this.path = db.name;
     this.location = db.name;
-    this.#stmt = Object.fromEntries(
-      Object.entries(sql).map(([name, text]) => [name, retain(db.prepare(text))]),
-    ) as Statements;
+    this.#stmt = prepareAll(db, sql);
     // Rows as arrays: no per-row object for the hot lookup.
     this.#stmt.lookup.raw(true);
     this.#stmt.lookupRecords.raw(true);

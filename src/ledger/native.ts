@@ -5,9 +5,20 @@
 // supports 20.18). So revimport never lets one become garbage: every Database and Statement it creates
 // is kept until the process exits (a handful per opened ledger), and pragmas go through exec().
 
+import type Database from 'better-sqlite3';
+
 const retained: object[] = [];
 
 export function retain<T extends object>(value: T): T {
   retained.push(value);
   return value;
+}
+
+/** Every statement of `sql` prepared on `db` (and retained), by the same names. */
+export function prepareAll<K extends string>(
+  db: Database.Database,
+  sql: Record<K, string>,
+): Record<K, Database.Statement> {
+  const entries = Object.entries<string>(sql).map(([name, text]) => [name, retain(db.prepare(text))]);
+  return Object.fromEntries(entries) as Record<K, Database.Statement>;
 }
