@@ -9,14 +9,16 @@
 // (ledger.ts `buildKeyFilter`: not while another process's run is live).
 import type Database from 'better-sqlite3';
 import { KeyFilter, newSegment } from './key-filter.js';
-import { prepareAll } from './native.js';
+import { paged, prepareAll } from './native.js';
 
 const sql = {
   state: `SELECT (SELECT value FROM meta WHERE name = 'key_filter_complete') AS complete,
     (SELECT value FROM meta WHERE name = 'key_filter_version') AS version`,
   segments: 'SELECT segment, pages, keys FROM key_filter_segments ORDER BY segment',
-  pagesSince: 'SELECT segment, page, bits FROM key_filter_pages WHERE version > ?',
-  pagesOf: 'SELECT segment, page, bits FROM key_filter_pages WHERE segment = ?',
+  // Which pages to read, then each page's bytes alone (one 64 KiB Buffer at a time; no iterator: native.ts).
+  pagesSince: 'SELECT segment, page FROM key_filter_pages WHERE version > ?',
+  pagesOf: 'SELECT segment, page FROM key_filter_pages WHERE segment = ?',
+  pageBits: 'SELECT bits FROM key_filter_pages WHERE segment = ? AND page = ?',
   writePage: `INSERT INTO key_filter_pages (segment, page, version, bits) VALUES (?, ?, ?, ?)
     ON CONFLICT (segment, page) DO UPDATE SET version = excluded.version, bits = excluded.bits`,
   writeSegment: `INSERT INTO key_filter_segments (segment, pages, keys) VALUES (?, ?, ?)
@@ -25,12 +27,14 @@ const sql = {
   setComplete: `UPDATE meta SET value = ? WHERE name = 'key_filter_complete'`,
   clearPages: 'DELETE FROM key_filter_pages',
   clearSegments: 'DELETE FROM key_filter_segments',
-  recordKeys: 'SELECT target_id, key FROM records',
+  // Paged by the key's bytes: a text cursor would skip keys after one holding a lone surrogate (statements.ts).
+  recordKeys: `SELECT target_id, key, CAST(key AS BLOB) FROM records WHERE (target_id, key) > (?, CAST(? AS TEXT))
+    ORDER BY target_id, key LIMIT 10000`,
 };
 
 type Statements = { [name in keyof typeof sql]: Database.Statement };
-/** A stored page: segment, page, its bytes. */
-type Row = [number, number, Buffer];
+/** A stored page: its segment and index. */
+type Page = [number, number];
 
 export class KeyFilterStore {
   readonly #stmt: Statements;
@@ -43,6 +47,7 @@ export class KeyFilterStore {
     this.#stmt.segments.raw(true);
     this.#stmt.pagesSince.raw(true);
     this.#stmt.pagesOf.raw(true);
+    this.#stmt.pageBits.pluck(true);
     this.#stmt.recordKeys.raw(true);
   }
 
@@ -69,9 +74,7 @@ export class KeyFilterStore {
       else filter.segments.push(newSegment(pages, keys));
     }
     // One page at a time: all of them at once were 8 MiB of Buffers beside the filter at 5M records.
-    for (const [segment, page, bits] of this.#stmt.pagesSince.iterate(since) as IterableIterator<Row>) {
-      filter.setPage(segment, page, bits);
-    }
+    this.#read(filter, this.#stmt.pagesSince.all(since) as Page[]);
     this.#filter = filter;
     this.#version = version;
     return filter;
@@ -105,8 +108,7 @@ export class KeyFilterStore {
     const filter = new KeyFilter(
       stored.map(([index, pages, keys]) => newSegment(pages, keys, index < stored.length - 1)),
     );
-    const newest = this.#stmt.pagesOf.iterate(stored.length - 1) as IterableIterator<Row>;
-    for (const [segment, page, bits] of newest) filter.setPage(segment, page, bits);
+    this.#read(filter, this.#stmt.pagesOf.all(stored.length - 1) as Page[]);
     return filter;
   }
 
@@ -119,12 +121,19 @@ export class KeyFilterStore {
     this.#stmt.clearPages.run();
     this.#stmt.clearSegments.run();
     const filter = new KeyFilter();
-    for (const [target, key] of this.#stmt.recordKeys.iterate() as IterableIterator<[number, string]>) {
-      filter.add(target, key);
-    }
+    type Row = [number, string, Buffer];
+    const first: Row = [0, '', Buffer.alloc(0)];
+    const rows = paged((after: Row = first) => this.#stmt.recordKeys.all(after[0], after[2]) as Row[]);
+    for (const [target, key] of rows) filter.add(target, key);
     this.#write(filter, (this.#stmt.state.get() as { version: number }).version);
     this.#stmt.setComplete.run(1);
     this.release();
+  }
+
+  #read(filter: KeyFilter, pages: readonly Page[]): void {
+    for (const [segment, page] of pages) {
+      filter.setPage(segment, page, this.#stmt.pageBits.get(segment, page) as Buffer);
+    }
   }
 
   /** Drops the copy held in memory; the next `current` reads the whole filter again. */

@@ -50,43 +50,45 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A lone surrogate as a key read back from the ledger holds it (see `storedForm`). */
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Lone surrogates, and the U+FFFD a key read back from the ledger holds in their place (see `filterForm`). */
+const unstable = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\ufffd/g;
 
 /**
- * The key as SQLite hands it back. better-sqlite3 writes a lone surrogate as its three generalized UTF-8 bytes
- * (ED A0 80 for U+D800) and reads those back as three U+FFFD: a key read from the records table (a merge of
- * staged rows, a rebuild, a target's merge) differs from the same key as the pipeline looks it up, though SQLite
- * compares them equal. Both are hashed in the read-back form.
+ * The key as the filter hashes it: without its lone surrogates and U+FFFD. better-sqlite3 hands back a stored
+ * lone surrogate as U+FFFD, three of them on Node 20 (it writes ED A0 80 for U+D800) and one on Node 24: a key
+ * read from the records table (a merge of staged rows, a rebuild, a target's merge) is other text than the same
+ * key as the pipeline looks it up, though SQLite compares them equal. Without both, the two forms are one text,
+ * whatever the release; keys that differ only there share a hash, which costs a probe, never a key.
  */
-export function storedForm(key: string): string {
-  return key.replace(loneSurrogate, '\ufffd\ufffd\ufffd');
+export function filterForm(key: string): string {
+  return key.replace(unstable, '');
 }
 
 /**
- * Two 32-bit hashes of `key` of `target` (in its stored form) into `hash`: two lanes over its UTF-16 code units
+ * Two 32-bit hashes of `key` of `target` (in its filter form) into `hash`: two lanes over its UTF-16 code units
  * (FNV-1a, and a multiply-rotate lane with another prime), each seeded by the target and finished by `mix`. The
- * first chooses the block, the second the bits. A key with a surrogate (rare) is hashed again in its stored form.
+ * first chooses the block, the second the bits. A key with a surrogate or U+FFFD (rare) is hashed again in its
+ * filter form.
  */
 function hashPair(hash: { block: number; bits: number }, target: number, key: string): void {
-  if (!hashUnits(hash, target, key)) hashUnits(hash, target, storedForm(key));
+  if (!hashUnits(hash, target, key)) hashUnits(hash, target, filterForm(key));
 }
 
-/** `hashPair`'s lanes over `key` as it is; false when it holds a surrogate code unit. */
+/** `hashPair`'s lanes over `key` as it is; false when it holds a surrogate code unit or U+FFFD. */
 function hashUnits(hash: { block: number; bits: number }, target: number, key: string): boolean {
   let a = (0x811c9dc5 ^ target) >>> 0;
   let b = Math.imul(target + 1, 0x9e3779b1) ^ key.length;
-  let surrogates = false;
+  let stable = true;
   for (let i = 0; i < key.length; i++) {
     const unit = key.charCodeAt(i);
-    surrogates ||= unit >= 0xd800 && unit <= 0xdfff;
+    stable &&= unit < 0xd800 || (unit > 0xdfff && unit !== 0xfffd);
     a = Math.imul(a ^ unit, 0x01000193);
     b = Math.imul(b ^ unit, 0xcc9e2d51);
     b = (b << 15) | (b >>> 17);
   }
   hash.block = mix(a ^ key.length);
   hash.bits = mix(b ^ Math.imul(a, 0x1b873593));
-  return !surrogates;
+  return stable;
 }
 
 /** The first word of the block that `block` (a hash) picks in `segment`. */

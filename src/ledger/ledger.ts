@@ -21,7 +21,7 @@ import { KeyFilterStore } from './key-filter-store.js';
 import type { LedgerStore } from './ledger-store.js';
 import { isAlive } from './lock.js';
 import { migrate, requireCurrent } from './migrations.js';
-import { prepareAll, retain } from './native.js';
+import { paged, prepareAll, retain } from './native.js';
 import { sql } from './statements.js';
 import type { Target } from './target.js';
 import type {
@@ -127,7 +127,7 @@ export class Ledger implements LedgerStore {
     this.#stmt.lookupHot.raw(true);
     this.#stmt.stagedKeys.raw(true);
     this.#stmt.journalKeys.raw(true);
-    this.#stmt.targetKeys.pluck(true);
+    this.#stmt.targetKeys.raw(true);
     this.#stmt.outstanding.raw(true);
     this.#stmt.knownProblems.raw(true);
     this.#journalSettled = (this.#stmt.journalSettled.get() as { n: number }).n;
@@ -654,15 +654,22 @@ export class Ledger implements LedgerStore {
 
   /** The (target, key) pairs a merge adds to records: staged rows, and delivered journal rows' entries. */
   *#mergedKeys(): Generator<readonly [number, string]> {
-    yield* this.#stmt.stagedKeys.iterate() as IterableIterator<[number, string]>;
-    for (const [target, keys] of this.#stmt.journalKeys.iterate() as IterableIterator<[number, string]>) {
+    type Row = [number, number, string];
+    const staged = paged((after?: Row) => this.#stmt.stagedKeys.all(after?.[0] ?? 0) as Row[]);
+    for (const [, target, key] of staged) yield [target, key];
+    const journal = paged((after?: Row) => this.#stmt.journalKeys.all(after?.[0] ?? 0) as Row[]);
+    for (const [, target, keys] of journal) {
       for (const [key] of JSON.parse(keys) as [string][]) yield [target, key];
     }
   }
 
   /** Target `from`'s keys of records as `into`'s (a target's merge), for the key filter. */
   *#movedKeys(from: number, into: number): Generator<readonly [number, string]> {
-    for (const key of this.#stmt.targetKeys.iterate({ from }) as IterableIterator<string>) yield [into, key];
+    type Row = [string, Buffer];
+    const rows = paged(
+      (after?: Row) => this.#stmt.targetKeys.all({ from, after: after?.[1] ?? Buffer.alloc(0) }) as Row[],
+    );
+    for (const [key] of rows) yield [into, key];
   }
 
   /**

@@ -3,7 +3,9 @@
 // objects outside a JS context: Node 24 made node::ObjectWrap register environment cleanup hooks
 // (WiseLibs/better-sqlite3#1515; fixed in better-sqlite3 13, which needs Node >= 22 while revimport
 // supports 20.18). So revimport never lets one become garbage: every Database and Statement it creates
-// is kept until the process exits (a handful per opened ledger), and pragmas go through exec().
+// is kept until the process exits (a handful per opened ledger), and pragmas go through exec(). The same holds
+// for a statement's iterator (`iterate()`: StatementIterator's destructor aborts Node 24 alike), so long reads
+// go a page of `.all()` at a time (`paged`).
 
 import type Database from 'better-sqlite3';
 
@@ -21,4 +23,18 @@ export function prepareAll<K extends string>(
 ): Record<K, Database.Statement> {
   const entries = Object.entries<string>(sql).map(([name, text]) => [name, retain(db.prepare(text))]);
   return Object.fromEntries(entries) as Record<K, Database.Statement>;
+}
+
+/**
+ * The rows of a keyset-paged read, one `.all()` page at a time: `page(after)` returns the rows that follow
+ * `after` (the last row of the page before; undefined for the first), in order, and an empty page at the end.
+ */
+export function* paged<R>(page: (after: R | undefined) => R[]): Generator<R> {
+  let after: R | undefined;
+  for (;;) {
+    const rows = page(after);
+    if (rows.length === 0) return;
+    yield* rows;
+    after = rows.at(-1);
+  }
 }

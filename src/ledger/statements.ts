@@ -95,10 +95,14 @@ export const sql = {
       CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.value`,
   // The hot tables alone, for a chunk whose records probes the key filter thinned out.
   lookupHot: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys)) ${lookupHot}`,
-  // The keys a merge is about to add to records, for the key filter (key-filter-store.ts).
-  stagedKeys: 'SELECT target_id, key FROM staged',
-  journalKeys: `SELECT target_id, keys FROM batches WHERE state = 'delivered'`,
-  targetKeys: 'SELECT key FROM records WHERE target_id = :from',
+  // The keys a merge is about to add to records, for the key filter (key-filter-store.ts), a page at a time
+  // (native.ts `paged`).
+  stagedKeys: 'SELECT id, target_id, key FROM staged WHERE id > ? ORDER BY id LIMIT 10000',
+  journalKeys: `SELECT id, target_id, keys FROM batches WHERE state = 'delivered' AND id > ? ORDER BY id LIMIT 64`,
+  // A key's page cursor is its bytes (a BLOB, cast back): a key holding a lone surrogate reads back as other
+  // text than it is stored as (key-filter.ts filterForm), and a cursor of that text would skip keys.
+  targetKeys: `SELECT key, CAST(key AS BLOB) FROM records WHERE target_id = :from AND key > CAST(:after AS TEXT)
+    ORDER BY key LIMIT 10000`,
   hotAny: 'SELECT EXISTS (SELECT 1 FROM inflight) OR EXISTS (SELECT 1 FROM staged) AS any',
 
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,

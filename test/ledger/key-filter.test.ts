@@ -141,6 +141,34 @@ describe('the key filter in the ledger', () => {
     rebuilt.close();
   });
 
+  it('a rebuild reads every key past a page that ends on a key holding a lone surrogate', () => {
+    const path = join(dir, 'ledger.db');
+    const setup = openLedger(path);
+    const target = setup.target(targetOf('https://crm.example', 'k'));
+    setup.close();
+    // 9,999 keys, then one stored as ED A0 80 (read back as three U+FFFD, EF BF BD each) that ends the rebuild's
+    // first page of 10,000, then keys whose bytes (U+E000: EE 80 80) sort between the two forms.
+    const keys = [
+      ...Array.from({ length: 9999 }, (_, n) => `id:A${String(n).padStart(5, '0')}`),
+      'id:\ud800',
+      ...Array.from({ length: 50 }, (_, n) => `id:\ue000-${n}`),
+    ];
+    // Written through JSON, as the ledger writes keys (SQLite's JSON keeps a lone surrogate as ED A0 80; a bound
+    // string is converted by Node, which writes U+FFFD on Node 24).
+    const raw = retain(new Database(path));
+    keep(raw)
+      .prepare(
+        `INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at)
+          SELECT ?, value, 'h', 'delivered', 1, 1 FROM json_each(?)`,
+      )
+      .run(target, JSON.stringify(keys));
+    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
+    raw.close();
+    const ledger = openLedger(path);
+    expect(ledger.lookup(target, keys).size).toBe(keys.length);
+    ledger.close();
+  });
+
   it("a reader's copy follows the writer's new segments and a rebuild", () => {
     const path = join(dir, 'ledger.db');
     const writer = openLedger(path);
