@@ -99,7 +99,6 @@ export class KeyFilterStore {
     const filter = this.#newestOnly();
     for (const [target, key] of pairs) filter.add(target, key);
     this.#write(filter, version);
-    this.release();
   }
 
   /** The filter with only its newest segment's bits read: to add to, never to look up in. */

@@ -122,7 +122,6 @@ export class Ledger implements LedgerStore {
     this.location = db.name;
     this.#stmt = prepareAll(db, sql);
     // Rows as arrays: no per-row object for the hot lookup.
-    this.#stmt.lookup.raw(true);
     this.#stmt.lookupRecords.raw(true);
     this.#stmt.lookupHot.raw(true);
     this.#stmt.stagedKeys.raw(true);
@@ -310,15 +309,7 @@ export class Ledger implements LedgerStore {
       const chunk = keys.slice(start, start + chunkSize);
       // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one. A row names
       // its key by its position in the chunk.
-      if (!filter) {
-        readRows(
-          found,
-          chunk,
-          (hot ? this.#stmt.lookup : this.#stmt.lookupRecords).all(params(targetId, chunk)),
-        );
-        continue;
-      }
-      const probed = maybeIn(filter, targetId, chunk);
+      const probed = filter ? maybeIn(filter, targetId, chunk) : chunk;
       if (probed.length > 0) readRows(found, probed, this.#stmt.lookupRecords.all(params(targetId, probed)));
       if (hot) readRows(found, chunk, this.#stmt.lookupHot.all(params(targetId, chunk)));
     }

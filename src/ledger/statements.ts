@@ -6,8 +6,8 @@
 const newestStaged = (target: string, key: string) =>
   `(SELECT max(id) FROM staged WHERE target_id = ${target} AND key = ${key})`;
 
-/** lookup's hot half: each key's newest staged row, then its inflight row (`k`: the chunk's keys). */
-const lookupHot = `SELECT k.n, 'delivered', s.content_hash, s.amount FROM k
+/** lookupHot's rows: each key's newest staged row, then its inflight row (`k`: the chunk's keys). */
+const hotRows = `SELECT k.n, 'delivered', s.content_hash, s.amount FROM k
       CROSS JOIN staged AS s ON s.target_id = :target AND s.key = k.key
     WHERE s.id = ${newestStaged(':target', 'k.key')}
     UNION ALL
@@ -79,22 +79,15 @@ export const sql = {
   targetReports: `SELECT report FROM runs WHERE target_id = ? AND report IS NOT NULL ORDER BY id DESC LIMIT ?`,
   liveRuns: 'SELECT pid FROM runs WHERE finished_at IS NULL',
 
-  // lookup: the keys are parsed once; rows come cold to hot (records, staged, inflight) and the caller
-  // lets a later row overwrite an earlier one, so the hotter state wins. Each row names its key by its
-  // position in :keys (json_each's key), so no key text comes back. The keys drive the join, probing the
-  // table once each in the caller's order: `key IN (SELECT ...)` first built and sorted a temporary index of
-  // the chunk's keys, which cost more than the probes' order saved (bench/README.md, "the lookup").
-  lookup: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys))
-    SELECT k.n, r.state, r.content_hash, r.amount FROM k
-      CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.key
-    UNION ALL ${lookupHot}`,
-
-  // The records table alone: when inflight and staged are empty (a push's usual case), and for the keys the
-  // key filter cannot rule out (ledger.ts lookup).
+  // lookup (ledger.ts): the records table for the keys the key filter cannot rule out, then, when inflight or
+  // staged hold anything, the hot tables for the whole chunk; the caller lets a later row overwrite an earlier
+  // one, so the hotter state wins. Each row names its key by its position in :keys (json_each's key), so no
+  // key text comes back. The keys drive the join, probing the table once each in the caller's order: `key IN
+  // (SELECT ...)` first built and sorted a temporary index of the chunk's keys, which cost more than the
+  // probes' order saved (bench/README.md, "the lookup").
   lookupRecords: `SELECT k.key, r.state, r.content_hash, r.amount FROM json_each(:keys) AS k
       CROSS JOIN records AS r ON r.target_id = :target AND r.key = k.value`,
-  // The hot tables alone, for a chunk whose records probes the key filter thinned out.
-  lookupHot: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys)) ${lookupHot}`,
+  lookupHot: `WITH k (n, key) AS MATERIALIZED (SELECT key, value FROM json_each(:keys)) ${hotRows}`,
   // The keys a merge is about to add to records, for the key filter (key-filter-store.ts), a page at a time
   // (native.ts `paged`).
   stagedKeys: 'SELECT id, target_id, key FROM staged WHERE id > ? ORDER BY id LIMIT 10000',

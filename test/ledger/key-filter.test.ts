@@ -64,6 +64,23 @@ describe('KeyFilter', () => {
   });
 });
 
+/**
+ * Leaves the ledger at `path` as revimport before v7 left one (migration v7): delivered records of `keys` for
+ * `target`, written through JSON as the ledger writes keys (SQLite's JSON keeps a lone surrogate as ED A0 80; a
+ * bound string is converted by Node, which writes U+FFFD on Node 24), and no filter covering them.
+ */
+function beforeTheFilter(path: string, target?: number, keys: readonly string[] = []): void {
+  const raw = retain(new Database(path));
+  keep(raw)
+    .prepare(
+      `INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at)
+        SELECT ?, value, 'h', 'delivered', 1, 1 FROM json_each(?)`,
+    )
+    .run(target ?? 0, JSON.stringify(keys));
+  keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
+  raw.close();
+}
+
 describe('the key filter in the ledger', () => {
   let dir: string;
   beforeEach(() => {
@@ -133,9 +150,7 @@ describe('the key filter in the ledger', () => {
     const found = (l: typeof ledger) => [...l.lookup(target, all).keys()].sort();
     expect(found(ledger)).toEqual([...all].sort());
     ledger.close();
-    const raw = retain(new Database(path));
-    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
-    raw.close();
+    beforeTheFilter(path);
     const rebuilt = openLedger(path);
     expect(found(rebuilt)).toEqual([...all].sort());
     rebuilt.close();
@@ -153,17 +168,7 @@ describe('the key filter in the ledger', () => {
       'id:\ud800',
       ...Array.from({ length: 50 }, (_, n) => `id:\ue000-${n}`),
     ];
-    // Written through JSON, as the ledger writes keys (SQLite's JSON keeps a lone surrogate as ED A0 80; a bound
-    // string is converted by Node, which writes U+FFFD on Node 24).
-    const raw = retain(new Database(path));
-    keep(raw)
-      .prepare(
-        `INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at)
-          SELECT ?, value, 'h', 'delivered', 1, 1 FROM json_each(?)`,
-      )
-      .run(target, JSON.stringify(keys));
-    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
-    raw.close();
+    beforeTheFilter(path, target, keys);
     const ledger = openLedger(path);
     expect(ledger.lookup(target, keys).size).toBe(keys.length);
     ledger.close();
@@ -188,9 +193,7 @@ describe('the key filter in the ledger', () => {
     expect(reader.lookup(target, batch(0, 101_000)).size).toBe(101_000);
     // A rebuild replaces every page; the reader's copy is read again where the file changed.
     writer.close();
-    const raw = retain(new Database(path));
-    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
-    raw.close();
+    beforeTheFilter(path);
     openLedger(path).close();
     expect(reader.lookup(target, batch(0, 101_000)).size).toBe(101_000);
     expect(reader.lookup(target, ['id:never']).size).toBe(0);
@@ -202,17 +205,9 @@ describe('the key filter in the ledger', () => {
     const setup = openLedger(path);
     const target = setup.target(targetOf('https://crm.example', 'k'));
     setup.close();
-    // As revimport before v7 left a ledger: records, and no filter covering them (migration v7).
-    const raw = retain(new Database(path));
-    const insert = keep(raw).prepare(
-      `INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at)
-        VALUES (?, ?, 'h', 'delivered', 1, 1)`,
-    );
-    for (let n = 0; n < 1000; n++) insert.run(target, key(n));
-    keep(raw).prepare("UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'").run();
-    raw.close();
-
     const keys = Array.from({ length: 1000 }, (_, n) => key(n));
+    beforeTheFilter(path, target, keys);
+
     const reader = openLedger(path, { withoutLock: true });
     expect(reader.lookup(target, keys).size).toBe(1000);
     reader.close();
