@@ -127,23 +127,29 @@ async function copyReport(sql: Copying['sql'], report: string, runId: number): P
 
 const runOf = ({ runIds }: Copying, id: number | null) => (id === null ? null : (runIds.get(id) ?? null));
 
-/** Settled records (delivered, rejected) a per-record row does not shadow, in chunks. */
+/**
+ * Settled records (delivered, rejected) a per-record row does not shadow, a chunk at a time: a page of `.all()`
+ * (no statement iterator: native.ts), the cursor the key's bytes (a key holding a lone surrogate reads back as
+ * other text than it is stored as, and a text cursor would skip the keys between the two).
+ */
 async function copySettled(copying: Copying): Promise<number> {
   const settled = retain(
     copying.db.prepare(
-      `SELECT r.* FROM records AS r WHERE NOT EXISTS (SELECT 1 FROM inflight AS i
-      WHERE i.target_id = r.target_id AND i.key = r.key) ORDER BY r.target_id, r.key`,
+      `SELECT r.*, CAST(r.key AS BLOB) AS key_bytes FROM records AS r
+      WHERE (r.target_id, r.key) > (:target, CAST(:after AS TEXT)) AND NOT EXISTS (SELECT 1 FROM inflight AS i
+        WHERE i.target_id = r.target_id AND i.key = r.key)
+      ORDER BY r.target_id, r.key LIMIT ${chunkSize}`,
     ),
   );
+  const page = (target: number, after: Buffer) =>
+    settled.all({ target, after }) as (RecordRow & { readonly key_bytes: Buffer })[];
   let copied = 0;
-  let chunk: RecordRow[] = [];
-  for (const row of settled.iterate() as Iterable<RecordRow>) {
-    chunk.push(row);
-    if (chunk.length < chunkSize) continue;
-    copied += await insertRecords(copying, chunk, () => 0);
-    chunk = [];
+  for (let rows = page(-1, Buffer.alloc(0)); rows.length > 0; ) {
+    copied += await insertRecords(copying, rows, () => 0);
+    const last = rows.at(-1)!;
+    rows = page(last.target_id, last.key_bytes);
   }
-  return copied + (await insertRecords(copying, chunk, () => 0));
+  return copied;
 }
 
 /**

@@ -496,7 +496,7 @@ export class Ledger implements LedgerStore {
     this.#guard();
     const params = {
       target: targetId,
-      key,
+      key: JSON.stringify(key),
       hash: contentHash,
       amount: JSON.stringify([amount.currency, amount.value]),
       now: this.#now(),
@@ -513,14 +513,15 @@ export class Ledger implements LedgerStore {
       this.#filter.add(chunk.map(({ key }) => [targetId, key] as const));
       let changed = 0;
       for (const { key, message } of chunk) {
-        const params = { target: targetId, key, message, now };
+        // The key as JSON, as every other statement takes keys (statements.ts boundKey).
+        const params = { target: targetId, key: JSON.stringify(key), message, now };
         const moved =
           this.#stmt.rejectInflight.run(params).changes ||
           this.#stmt.rejectStaged.run(params).changes ||
           this.#stmt.rejectRecord.run(params).changes;
         if (moved > 0) {
-          this.#stmt.dropInflight.run({ target: targetId, key });
-          this.#stmt.dropStaged.run({ target: targetId, key });
+          this.#stmt.dropInflight.run({ target: targetId, key: params.key });
+          this.#stmt.dropStaged.run({ target: targetId, key: params.key });
         }
         changed += moved;
       }

@@ -2,6 +2,13 @@
 // failed), staged (delivered, not merged yet), records (delivered, rejected). A key's state is the
 // first found in that order; every statement below keeps that precedence true.
 
+/**
+ * One key bound alone, as its JSON text (ledger.ts `reprice`, `markRejected`): keys reach the ledger through JSON everywhere
+ * else (json_each), where SQLite keeps a lone surrogate as its three generalized UTF-8 bytes, while Node 24
+ * converts a string bound directly to U+FFFD; bound as text, such a key's row would not be found.
+ */
+const boundKey = "(:key ->> '$')";
+
 /** A key's newest staged row (a key is staged again when it is delivered again before a merge). */
 const newestStaged = (target: string, key: string) =>
   `(SELECT max(id) FROM staged WHERE target_id = ${target} AND key = ${key})`;
@@ -155,9 +162,9 @@ export const sql = {
       updated_at = excluded.updated_at, message = NULL, payload = NULL, amount = excluded.amount`,
   // An order whose refund was delivered as an adjustment now stands at its new content and amount.
   repriceRecord: `UPDATE records SET content_hash = :hash, amount = :amount, updated_at = :now
-    WHERE target_id = :target AND key = :key AND state = 'delivered'`,
+    WHERE target_id = :target AND key = ${boundKey} AND state = 'delivered'`,
   repriceStaged: `UPDATE staged SET content_hash = :hash, amount = :amount
-    WHERE id = ${newestStaged(':target', ':key')}`,
+    WHERE id = ${newestStaged(':target', boundKey)}`,
   clearStaged: 'DELETE FROM staged',
 
   // markRejected, one key at a time (rejections are few): from inflight, else from the newest staged
@@ -166,7 +173,7 @@ export const sql = {
       first_seen, updated_at, message, payload)
     SELECT target_id, key, content_hash, 'rejected', idempotency_key, run_id, first_seen, :now,
       :message, payload
-    FROM inflight WHERE target_id = :target AND key = :key
+    FROM inflight WHERE target_id = :target AND key = ${boundKey}
     ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'rejected',
       idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
       updated_at = excluded.updated_at, message = excluded.message, payload = excluded.payload`,
@@ -174,14 +181,14 @@ export const sql = {
       first_seen, updated_at, message, payload)
     SELECT target_id, key, content_hash, 'rejected', idempotency_key, run_id, first_seen, :now,
       :message, NULL
-    FROM staged WHERE id = ${newestStaged(':target', ':key')}
+    FROM staged WHERE id = ${newestStaged(':target', boundKey)}
     ON CONFLICT (target_id, key) DO UPDATE SET content_hash = excluded.content_hash, state = 'rejected',
       idempotency_key = excluded.idempotency_key, run_id = excluded.run_id,
       updated_at = excluded.updated_at, message = excluded.message, payload = NULL`,
   rejectRecord: `UPDATE records SET state = 'rejected', message = :message, updated_at = :now
-    WHERE target_id = :target AND key = :key`,
-  dropInflight: 'DELETE FROM inflight WHERE target_id = :target AND key = :key',
-  dropStaged: 'DELETE FROM staged WHERE target_id = :target AND key = :key',
+    WHERE target_id = :target AND key = ${boundKey}`,
+  dropInflight: `DELETE FROM inflight WHERE target_id = :target AND key = ${boundKey}`,
+  dropStaged: `DELETE FROM staged WHERE target_id = :target AND key = ${boundKey}`,
 
   failInflight: `UPDATE inflight SET state = 'failed', message = :reason, updated_at = :now
     WHERE target_id = :target AND key IN (SELECT value FROM json_each(:keys))`,

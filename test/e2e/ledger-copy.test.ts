@@ -5,11 +5,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/ledger/ledger.js';
+import { targetOf } from '../../src/ledger/target.js';
 import { type Receiver, startReceiver } from '../../src/testing/receiver.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { pushEnv } from '../helpers/exports.js';
 import { crashedLedger, fixtureKey, writeFixtureExport } from '../helpers/ledger-v2.js';
-import { createDatabase, dropDatabase, skipPostgres } from '../helpers/postgres.js';
+import { createDatabase, dropDatabase, query, skipPostgres } from '../helpers/postgres.js';
 
 const key = fixtureKey;
 
@@ -81,6 +83,36 @@ describe.skipIf(skipPostgres())('ledger copy', () => {
     const html = readFileSync(out, 'utf8');
     expect(html).toContain(`revimport run ${run.id}`);
     expect(html).toContain(path.basename(file));
+  });
+
+  it('copies every record of a ledger read in more than one page, each once, over two targets', async () => {
+    const work = tempDir('revimport-copy-');
+    const state = path.join(work, 'ledger.db');
+    const ledger = openLedger(state);
+    // 2 targets x 12,500 delivered records: the copy reads 10,000 a page, so pages end inside each target.
+    const perTarget = 12_500;
+    for (const account of ['a', 'b']) {
+      const target = ledger.target(targetOf(`https://${account}.crm.example`, key));
+      const run = ledger.beginRun({ command: 'push', files: ['orders.csv'] });
+      const entries = Array.from({ length: perTarget }, (_, n) => ({
+        key: `id:${account}-${n}`,
+        contentHash: `h${n}`,
+        currency: 'EUR',
+        value: n,
+      }));
+      ledger.settleBatch(ledger.journalBatch(target, run, `b-${account}`, entries, '[]'));
+    }
+    ledger.merge();
+    ledger.close();
+    const copy = await runCli(['ledger', 'copy', '--state', state, '--to', url, '--json'], { cwd: work });
+    expect(copy.code, copy.stderr).toBe(0);
+    expect(JSON.parse(copy.stdout)).toMatchObject({ targets: 2, records: 2 * perTarget });
+    const rows = await query(
+      url,
+      `SELECT count(*)::integer AS n, count(DISTINCT (target_id, key))::integer AS keys,
+        sum(value)::float8 AS total FROM revimport.records`,
+    );
+    expect(rows).toEqual([{ n: 2 * perTarget, keys: 2 * perTarget, total: perTarget * (perTarget - 1) }]);
   });
 
   it('refuses a --to that is not a PostgreSQL URL, and a missing file (exit 2)', async () => {

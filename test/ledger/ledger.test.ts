@@ -178,6 +178,37 @@ describe('state transitions', () => {
     ]);
   });
 
+  // Keys reach the ledger as JSON (SQLite keeps a lone surrogate as three generalized UTF-8 bytes), and Node 24
+  // converts a string bound alone to U+FFFD: a key bound as text would not find its row there.
+  it('rejects and reprices keys holding lone surrogates in inflight, staged and records', () => {
+    const { target, run } = setUp();
+    const [held, staged, merged, late] = ['id:A\ud800', 'id:\udc00B', 'id:C\udbff', 'id:D\udfff'];
+    ledger.markPending(target, run, [pending(merged, 'b0'), pending(late, 'b0')]);
+    ledger.markDelivered(target, [merged, late], 'b0');
+    ledger.merge();
+    ledger.markPending(target, run, [pending(held, 'b1'), pending(staged, 'b1')]);
+    ledger.markDelivered(target, [staged], 'b1');
+    const rejections = [held, staged, merged].map((key) => ({ key, message: 'refused' }));
+    expect(ledger.markRejected(target, rejections)).toBe(3);
+    expect(rawRows('SELECT count(*) AS n FROM inflight UNION ALL SELECT count(*) FROM staged')).toEqual([
+      { n: 0 },
+      { n: 0 },
+    ]);
+    const states = ledger.lookup(target, [held, staged, merged, late]);
+    expect([held, staged, merged, late].map((key) => states.get(key)?.state)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+      'delivered',
+    ]);
+    expect(ledger.reprice(target, late, 'h-net', { currency: 'EUR', value: 5 })).toBe(1);
+    expect(ledger.lookup(target, [late]).get(late)).toEqual({
+      state: 'delivered',
+      contentHash: 'h-net',
+      amount: { currency: 'EUR', value: 5 },
+    });
+  });
+
   it('refuses a run id that does not exist', () => {
     const { target } = setUp();
     expect(() => ledger.markPending(target, 999, [pending('id:1', 'b1')])).toThrow(/FOREIGN KEY/);
