@@ -728,6 +728,10 @@ export class Ledger implements LedgerStore {
   }
 }
 
+/** The page size of a ledger file created from now on, and the WAL size that makes a checkpoint. */
+const pageBytes = 8192;
+const walCheckpointBytes = 64 * 1024 * 1024;
+
 /**
  * Opens (creating on first use) the ledger at `path`: folder 0700, file 0600, WAL, schema
  * migrated to the current version. `:memory:` is accepted for tests.
@@ -741,6 +745,11 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
   }
   const db = retain(new Database(path));
   try {
+    // A new file's pages are 8 KiB (an existing one keeps its size: only a VACUUM could change it). A merge
+    // rewrites the records pages its keys land on (a WAL write and a checkpoint's write each): 1M new keys
+    // merged into 5M records in 4.6-5.6 s against 5.5-7.4 with 4 KiB pages, into an empty ledger alike
+    // (bench/README.md, "Session 19"). Set before WAL mode, which fixes it.
+    db.exec(`PRAGMA page_size = ${pageBytes}`);
     db.exec('PRAGMA journal_mode = WAL');
     // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit survives a process
     // crash or SIGKILL (it is in the WAL), and power loss can only drop the last commits, never
@@ -760,11 +769,17 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // hot tables and most of the records B-tree's interior pages (~5 MiB at 5M records).
     db.exec('PRAGMA mmap_size = 0');
     db.exec('PRAGMA cache_size = -4096');
-    // Each batch commits twice (pending, then delivered): 16384 pages (64 MiB of WAL at most) checkpoints
-    // less often than the default 1000 and folds repeated writes of a page (the hot tables, a merge's
-    // records pages) into one; the WAL is written with write(), so it costs disk, not memory. Measured
-    // again after the hot/cold split: 1000 pages made a 1M-record push ~20 % slower.
-    db.exec('PRAGMA wal_autocheckpoint = 16384');
+    // Each batch commits twice (pending, then delivered): 64 MiB of WAL at most checkpoints less often than
+    // the default 1000 pages and folds repeated writes of a page (the hot tables, a merge's records pages)
+    // into one; the WAL is written with write(), so it costs disk, not memory. Measured again after the
+    // hot/cold split: 1000 pages (of 4 KiB) made a 1M-record push ~20 % slower.
+    const pageSize = retain(db.prepare('PRAGMA page_size')).pluck().get() as number;
+    db.exec(`PRAGMA wal_autocheckpoint = ${Math.ceil(walCheckpointBytes / pageSize)}`);
+    // A merge sorts its rows by key (statements.ts merge, mergeJournal): one helper thread sorts beside the
+    // connection's own (SQLite's multi-threaded sorter). 1M journal entries merged (8 KiB pages) in 1.7-1.8 s
+    // against 2.3-2.5 into an empty ledger, 3.9-4.0 against 4.6-5.6 into 5M records (bench/README.md,
+    // "Session 19"); two helpers did no better on two cores.
+    db.exec('PRAGMA threads = 1');
     // Without the lock an existing ledger is used as it is; only a new, empty file gets its schema.
     if (options.withoutLock) requireCurrent(db, () => migrate(db));
     else migrate(db);

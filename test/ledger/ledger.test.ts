@@ -51,6 +51,28 @@ describe('openLedger', () => {
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
     expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(7);
+    // A new ledger's pages are 8 KiB: a merge into a large records table writes fewer of them.
+    expect(keep(db).prepare('PRAGMA page_size').pluck().get()).toBe(8192);
+    db.close();
+  });
+
+  it('keeps the page size of a ledger created with 4 KiB pages, and works in it', () => {
+    const old = join(dir, 'old.db');
+    const raw = retain(new Database(old));
+    raw.exec('PRAGMA page_size = 4096');
+    raw.exec('PRAGMA journal_mode = WAL');
+    raw.close();
+    const opened = openLedger(old);
+    const target = opened.target(targetOf('https://crm.example/', 'k'));
+    const run = opened.beginRun({ command: 'push', files: ['a.csv'] });
+    opened.markPending(target, run, [pending('id:1', 'b1')]);
+    opened.markDelivered(target, ['id:1'], 'b1');
+    opened.close();
+    const db = retain(new Database(old, { readonly: true }));
+    expect(keep(db).prepare('PRAGMA page_size').pluck().get()).toBe(4096);
+    expect(keep(db).prepare('SELECT key, state FROM records').all()).toEqual([
+      { key: 'id:1', state: 'delivered' },
+    ]);
     db.close();
   });
 
