@@ -128,19 +128,21 @@ async function copyReport(sql: Copying['sql'], report: string, runId: number): P
 const runOf = ({ runIds }: Copying, id: number | null) => (id === null ? null : (runIds.get(id) ?? null));
 
 /**
+ * A page of settled records after (`:target`, `:after`, a key's bytes). The unary + drops the CAST's affinity,
+ * so that the row value seeks the primary key on (target_id, key), not on target_id alone (key-filter-store.ts).
+ */
+export const copySettledPage = `SELECT r.*, CAST(r.key AS BLOB) AS key_bytes FROM records AS r
+  WHERE (r.target_id, r.key) > (:target, +CAST(:after AS TEXT)) AND NOT EXISTS (SELECT 1 FROM inflight AS i
+    WHERE i.target_id = r.target_id AND i.key = r.key)
+  ORDER BY r.target_id, r.key LIMIT ${chunkSize}`;
+
+/**
  * Settled records (delivered, rejected) a per-record row does not shadow, a chunk at a time: a page of `.all()`
  * (no statement iterator: native.ts), the cursor the key's bytes (a key holding a lone surrogate reads back as
  * other text than it is stored as, and a text cursor would skip the keys between the two).
  */
 async function copySettled(copying: Copying): Promise<number> {
-  const settled = retain(
-    copying.db.prepare(
-      `SELECT r.*, CAST(r.key AS BLOB) AS key_bytes FROM records AS r
-      WHERE (r.target_id, r.key) > (:target, CAST(:after AS TEXT)) AND NOT EXISTS (SELECT 1 FROM inflight AS i
-        WHERE i.target_id = r.target_id AND i.key = r.key)
-      ORDER BY r.target_id, r.key LIMIT ${chunkSize}`,
-    ),
-  );
+  const settled = retain(copying.db.prepare(copySettledPage));
   const page = (target: number, after: Buffer) =>
     settled.all({ target, after }) as (RecordRow & { readonly key_bytes: Buffer })[];
   let copied = 0;

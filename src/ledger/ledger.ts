@@ -513,7 +513,7 @@ export class Ledger implements LedgerStore {
       this.#filter.add(chunk.map(({ key }) => [targetId, key] as const));
       let changed = 0;
       for (const { key, message } of chunk) {
-        // The key as JSON, as every other statement takes keys (statements.ts boundKey).
+        // The key as JSON, as the ledger's statements take keys (statements.ts boundKey).
         const params = { target: targetId, key: JSON.stringify(key), message, now };
         const moved =
           this.#stmt.rejectInflight.run(params).changes ||
@@ -666,7 +666,7 @@ export class Ledger implements LedgerStore {
 
   /**
    * Builds the key filter of a ledger that holds records from before it had one (migrations.ts v7), once: a
-   * scan of the records' keys (4.8 s for 5M records). Like `mergeIfIdle`, not while a run of another live
+   * scan of the records' keys (~7 s for 5M records). Like `mergeIfIdle`, not while a run of another live
    * process is unfinished (its writes would wait behind the scan).
    */
   buildKeyFilter(): void {
@@ -747,7 +747,7 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
   try {
     // A new file's pages are 8 KiB (an existing one keeps its size: only a VACUUM could change it). A merge
     // rewrites the records pages its keys land on (a WAL write and a checkpoint's write each): 1M new keys
-    // merged into 5M records in 4.6-5.6 s against 5.5-7.4 with 4 KiB pages, into an empty ledger alike
+    // merged into 5M records in 4.6-5.6 s against 5.5-7.4 with 4 KiB pages, into an empty ledger unchanged (2.3-2.5)
     // (bench/README.md, "Session 19"). Set before WAL mode, which fixes it.
     db.exec(`PRAGMA page_size = ${pageBytes}`);
     db.exec('PRAGMA journal_mode = WAL');

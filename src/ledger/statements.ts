@@ -3,9 +3,9 @@
 // first found in that order; every statement below keeps that precedence true.
 
 /**
- * One key bound alone, as its JSON text (ledger.ts `reprice`, `markRejected`): keys reach the ledger through JSON everywhere
- * else (json_each), where SQLite keeps a lone surrogate as its three generalized UTF-8 bytes, while Node 24
- * converts a string bound directly to U+FFFD; bound as text, such a key's row would not be found.
+ * One key bound alone, as its JSON text (ledger.ts `reprice`, `markRejected`): keys reach the ledger through
+ * JSON everywhere else (json_each), where SQLite keeps a lone surrogate as its three generalized UTF-8 bytes,
+ * while Node 24 converts a string bound directly to U+FFFD; bound as text, such a key's row would not be found.
  */
 const boundKey = "(:key ->> '$')";
 

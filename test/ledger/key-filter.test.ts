@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copySettledPage } from '../../src/ledger/copy-ledger.js';
 import { KeyFilter, pageBytes } from '../../src/ledger/key-filter.js';
-import { KeyFilterStore } from '../../src/ledger/key-filter-store.js';
+import { KeyFilterStore, keyFilterSql } from '../../src/ledger/key-filter-store.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { JournalEntry } from '../../src/ledger/types.js';
@@ -154,6 +155,21 @@ describe('the key filter in the ledger', () => {
     const rebuilt = openLedger(path);
     expect(found(rebuilt)).toEqual([...all].sort());
     rebuilt.close();
+  });
+
+  it("pages keys by seeking the primary key on (target, key), not from each target's first key", () => {
+    // A page's cursor is a key's bytes cast to text; with the CAST's affinity SQLite seeks on target_id alone and
+    // reads the target's keys from its first for every page: a 5M-record rebuild took 105 s.
+    const path = join(dir, 'ledger.db');
+    openLedger(path).close();
+    const db = retain(new Database(path, { readonly: true }));
+    const plan = (text: string, params: unknown) =>
+      (keep(db).prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[])
+        .map((row) => row.detail)
+        .join(' | ');
+    expect(plan(keyFilterSql.recordKeys, [0, Buffer.alloc(0)])).toContain('(target_id,key)>(?,?)');
+    expect(plan(copySettledPage, { target: 0, after: Buffer.alloc(0) })).toContain('(target_id,key)>(?,?)');
+    db.close();
   });
 
   it('a rebuild reads every key past a page that ends on a key holding a lone surrogate', () => {
