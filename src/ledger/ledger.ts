@@ -747,8 +747,8 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
   try {
     // A new file's pages are 8 KiB (an existing one keeps its size: only a VACUUM could change it). A merge
     // rewrites the records pages its keys land on (a WAL write and a checkpoint's write each): 1M new keys
-    // merged into 5M records in 4.6-5.6 s against 5.5-7.4 with 4 KiB pages, into an empty ledger unchanged (2.3-2.5)
-    // (bench/README.md, "Session 19"). Set before WAL mode, which fixes it.
+    // merged into 5M records in 4.6-5.6 s against 5.5-7.4 with 4 KiB pages, into an empty ledger in the same
+    // 2.3-2.5 s (bench/README.md, "Session 19"). Set before WAL mode, which fixes it.
     db.exec(`PRAGMA page_size = ${pageBytes}`);
     db.exec('PRAGMA journal_mode = WAL');
     // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit survives a process
