@@ -3,7 +3,7 @@
 // pending in a crashed run's batch) is resent from there as the same body under the same Idempotency-Key.
 import Database from 'better-sqlite3';
 import { openLedger, type RunDbRow } from './ledger.js';
-import { retain } from './native.js';
+import { pages, retain } from './native.js';
 import type { TransactionSql } from './postgres/client.js';
 import type { ConnectionSource } from './postgres/connection.js';
 import { PostgresLedger } from './postgres/postgres-ledger.js';
@@ -142,15 +142,13 @@ export const copySettledPage = `SELECT r.*, CAST(r.key AS BLOB) AS key_bytes FRO
  * other text than it is stored as, and a text cursor would skip the keys between the two).
  */
 async function copySettled(copying: Copying): Promise<number> {
+  type Row = RecordRow & { readonly key_bytes: Buffer };
   const settled = retain(copying.db.prepare(copySettledPage));
-  const page = (target: number, after: Buffer) =>
-    settled.all({ target, after }) as (RecordRow & { readonly key_bytes: Buffer })[];
+  const start = { target: -1, after: Buffer.alloc(0) };
+  const page = (last?: Row) =>
+    settled.all(last ? { target: last.target_id, after: last.key_bytes } : start) as Row[];
   let copied = 0;
-  for (let rows = page(-1, Buffer.alloc(0)); rows.length > 0; ) {
-    copied += await insertRecords(copying, rows, () => 0);
-    const last = rows.at(-1)!;
-    rows = page(last.target_id, last.key_bytes);
-  }
+  for (const rows of pages(page)) copied += await insertRecords(copying, rows, () => 0);
   return copied;
 }
 

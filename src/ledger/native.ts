@@ -26,15 +26,14 @@ export function prepareAll<K extends string>(
 }
 
 /**
- * The rows of a keyset-paged read, one `.all()` page at a time: `page(after)` returns the rows that follow
- * `after` (the last row of the page before; undefined for the first), in order, and an empty page at the end.
+ * The pages of a keyset-paged read, one `.all()` at a time: `page(after)` returns the rows that follow `after`
+ * (the last row of the page before; undefined for the first), in order, and an empty page at the end.
  */
+export function* pages<R>(page: (after: R | undefined) => R[]): Generator<R[]> {
+  for (let rows = page(undefined); rows.length > 0; rows = page(rows.at(-1))) yield rows;
+}
+
+/** The rows of `pages`, one at a time. */
 export function* paged<R>(page: (after: R | undefined) => R[]): Generator<R> {
-  let after: R | undefined;
-  for (;;) {
-    const rows = page(after);
-    if (rows.length === 0) return;
-    yield* rows;
-    after = rows.at(-1);
-  }
+  for (const rows of pages(page)) yield* rows;
 }

@@ -91,6 +91,16 @@ describe('the key filter in the ledger', () => {
 
   const entry = (k: string): JournalEntry => ({ key: k, contentHash: `h-${k}`, currency: 'EUR', value: 1 });
 
+  /** A new ledger with one target, then `keys` delivered to it as revimport before v7 left them (beforeTheFilter). */
+  const ledgerBeforeTheFilter = (keys: readonly string[]) => {
+    const path = join(dir, 'ledger.db');
+    const setup = openLedger(path);
+    const target = setup.target(targetOf('https://crm.example', 'k'));
+    setup.close();
+    beforeTheFilter(path, target, keys);
+    return { path, target };
+  };
+
   it('a connection holding the filter finds what another connection merged since', () => {
     const path = join(dir, 'ledger.db');
     const reader = openLedger(path, { withoutLock: true });
@@ -173,10 +183,6 @@ describe('the key filter in the ledger', () => {
   });
 
   it('a rebuild reads every key past a page that ends on a key holding a lone surrogate', () => {
-    const path = join(dir, 'ledger.db');
-    const setup = openLedger(path);
-    const target = setup.target(targetOf('https://crm.example', 'k'));
-    setup.close();
     // 9,999 keys, then one stored as ED A0 80 (read back as three U+FFFD, EF BF BD each) that ends the rebuild's
     // first page of 10,000, then keys whose bytes (U+E000: EE 80 80) sort between the two forms.
     const keys = [
@@ -184,7 +190,7 @@ describe('the key filter in the ledger', () => {
       'id:\ud800',
       ...Array.from({ length: 50 }, (_, n) => `id:\ue000-${n}`),
     ];
-    beforeTheFilter(path, target, keys);
+    const { path, target } = ledgerBeforeTheFilter(keys);
     const ledger = openLedger(path);
     expect(ledger.lookup(target, keys).size).toBe(keys.length);
     ledger.close();
@@ -217,12 +223,8 @@ describe('the key filter in the ledger', () => {
   });
 
   it('a ledger of records from before the filter is looked up in full, then gets its filter from them', () => {
-    const path = join(dir, 'ledger.db');
-    const setup = openLedger(path);
-    const target = setup.target(targetOf('https://crm.example', 'k'));
-    setup.close();
     const keys = Array.from({ length: 1000 }, (_, n) => key(n));
-    beforeTheFilter(path, target, keys);
+    const { path, target } = ledgerBeforeTheFilter(keys);
 
     const reader = openLedger(path, { withoutLock: true });
     expect(reader.lookup(target, keys).size).toBe(1000);
