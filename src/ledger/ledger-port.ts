@@ -3,6 +3,7 @@
 // The pipeline awaits what it must know (a lookup, a journal row being durable) and tracks the rest.
 import type {
   DeliveredAmount,
+  JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
@@ -20,7 +21,7 @@ export interface LedgerPort {
     runId: number,
     idempotencyKey: string,
     entries: JournalEntries,
-    body: string,
+    body: JournalBody,
   ): Awaitable<number>;
   settleBatch(batchId: number): Awaitable<number>;
   unjournal(batchId: number): Awaitable<number>;

@@ -30,6 +30,7 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
+  JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
@@ -383,19 +384,19 @@ export class Ledger implements LedgerStore {
     runId: number,
     idempotencyKey: string,
     entries: JournalEntries,
-    body: string,
+    body: JournalBody,
   ): number {
     return this.journalPacked(targetId, runId, idempotencyKey, entries.length, packJournal(entries), body);
   }
 
-  /** journalBatch with the entries already packed (`packJournal`): one string crosses to a worker. */
+  /** journalBatch with the entries already packed (`packJournal`): one buffer (or string) crosses to a worker. */
   journalPacked(
     targetId: number,
     runId: number,
     idempotencyKey: string,
     size: number,
-    keys: string,
-    body: string,
+    keys: JournalBody,
+    body: JournalBody,
   ): number {
     this.#guard();
     this.#stmt.syncFull.run();

@@ -212,8 +212,9 @@ export const sql = {
   // The batch journal (migrations.ts v3). keys: JSON [[key, contentHash, currency, value], ...] in body order.
   journalBatch: `INSERT INTO batches (target_id, run_id, seq, size, idempotency_key, state, keys, created_at,
       updated_at)
-    VALUES (:target, :run, :seq, :size, :idempotencyKey, 'pending', :keys, :now, :now)`,
-  journalBody: 'INSERT INTO batch_bodies (batch_id, body) VALUES (?, ?)',
+    VALUES (:target, :run, :seq, :size, :idempotencyKey, 'pending', CAST(:keys AS TEXT), :now, :now)`,
+  // A body given as bytes (the pipeline's: transport/body-bytes.ts) is stored as the text it encodes.
+  journalBody: 'INSERT INTO batch_bodies (batch_id, body) VALUES (?, CAST(? AS TEXT))',
   settleBatch: `UPDATE batches SET state = 'delivered', updated_at = :now WHERE id = :id AND state = 'pending'
     RETURNING size`,
   dropBody: 'DELETE FROM batch_bodies WHERE batch_id = ?',

@@ -28,8 +28,8 @@ export interface PostRequest {
   /** The full endpoint URL (see checkUrl). */
   url: URL;
   apiKey: string;
-  /** JSON array text. */
-  body: string;
+  /** The JSON array, as its UTF-8 bytes (body-bytes.ts) or as text. */
+  body: string | Uint8Array;
   idempotencyKey: string;
   userAgent: string;
   /** Whole-request time-out, in ms. */

@@ -56,7 +56,7 @@ export function createOutcomes<T>(
   return {
     call,
     /** Calls beforeSend; a promise it returns is handed back, its rejection stopping the run like a throw. */
-    announce(parts: Part<T>[], key: string, body: string): Promise<void> | undefined {
+    announce(parts: Part<T>[], key: string, body: Uint8Array): Promise<void> | undefined {
       let written: Promise<void> | undefined;
       call(() => {
         written =

@@ -22,6 +22,7 @@
 //     └──────── retry ────────> retry
 import { performance } from 'node:perf_hooks';
 import { retryWait } from './backoff.js';
+import { bodyBytes } from './body-bytes.js';
 import type { BodyContext } from './body-context.js';
 import { classify, type Outcome, serverMessage } from './classify.js';
 import { type PostResponse, postBatch, TransportError } from './client.js';
@@ -47,7 +48,8 @@ const keepsProbing = new Set<Outcome['kind']>(['retry', 'auth', 'endpoint', 'unp
 interface Body<T> {
   readonly context: BodyContext<T>;
   readonly job: Job<T>;
-  readonly text: string;
+  /** The body as sent: encoded once, hashed, journaled and written from these bytes (body-bytes.ts). */
+  readonly bytes: Buffer;
   readonly key: string;
   attempt: number;
   /**
@@ -70,12 +72,12 @@ interface Retry {
 type Next = Retry | undefined;
 
 export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise<void> {
-  const text = `[${job.parts.map((part) => part.json).join(',')}]`;
+  const bytes = bodyBytes(job.parts);
   const body: Body<T> = {
     context,
     job,
-    text,
-    key: idempotencyKey(text),
+    bytes,
+    key: idempotencyKey(bytes),
     attempt: 1,
     firstFailureAt: undefined,
   };
@@ -86,7 +88,7 @@ export async function sendBody<T>(context: BodyContext<T>, job: Job<T>): Promise
     if (run.halted()) return run.settleUnsent(job.parts);
     if (body.attempt === 1) {
       // A ledger on another thread answers later: the request waits until the batch is durable there.
-      const written = context.outcomes.announce(job.parts, body.key, body.text);
+      const written = context.outcomes.announce(job.parts, body.key, body.bytes);
       if (written) await written;
       if (run.halted()) return run.settleUnsent(job.parts);
     }
@@ -115,7 +117,7 @@ async function send<T>(body: Body<T>): Promise<Next> {
   try {
     response = await postBatch(context.dispatcher, {
       ...context.request,
-      body: body.text,
+      body: body.bytes,
       idempotencyKey: body.key,
       signal: context.run.cancel,
     });

@@ -37,7 +37,7 @@ export function recordHooks() {
   const sent: Array<{ ids: string[]; key: string }> = [];
   /** The `json` argument of each beforeSend call, in order. */
   const serialized: string[][] = [];
-  /** The `body` argument of each beforeSend call, in order. */
+  /** The `body` argument of each beforeSend call (its bytes as text), in order. */
   const bodies: string[] = [];
   const retries: RetryInfo[] = [];
   const requests: Array<{ status?: number; error?: string; records: number; attempt: number }> = [];
@@ -52,7 +52,7 @@ export function recordHooks() {
     beforeSend: (items, key, json, body) => {
       sent.push({ ids: items.map((item) => String(item.record.conversionId)), key });
       serialized.push(json);
-      bodies.push(body);
+      bodies.push(Buffer.from(body).toString('utf8'));
     },
     onDelivered: (items) => note(items, 'delivered'),
     onRejected: (items, info) => {

@@ -11,7 +11,7 @@ import {
   sampleDelivered,
   withProbed,
 } from '../delivered-values.js';
-import { journalColumn } from '../journal-entries.js';
+import { bodyText, journalColumn } from '../journal-entries.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
@@ -20,6 +20,7 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   FinishRunInput,
+  JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
@@ -280,7 +281,7 @@ export class PostgresLedger implements LedgerStore {
     runId: number,
     idempotencyKey: string,
     entries: JournalEntries,
-    body: string,
+    body: JournalBody,
   ): Promise<number> {
     return this.#serial(async (sql) => {
       const rows = await sql.unsafe(pgSql.journalBatch, [
@@ -292,7 +293,7 @@ export class PostgresLedger implements LedgerStore {
         journalColumn(entries, 1),
         journalColumn(entries, 2),
         journalColumn(entries, 3),
-        body,
+        bodyText(body),
         this.#now(),
       ] as never[]);
       return rows[0]!.id as number;

@@ -2,6 +2,7 @@
 // settled whole when delivered; any other outcome (rejected, failed, split, partly delivered) moves the row
 // to the ledger's per-record tables first. Every write goes through LedgerWrites (tracked, never thrown).
 import type { LedgerPort } from '../../ledger/ledger-port.js';
+import type { JournalBody } from '../../ledger/types.js';
 import type { Item, JournalRef } from '../item.js';
 import type { Answer, LedgerWrites } from '../ledger-writes.js';
 
@@ -36,7 +37,7 @@ export class DeliveryLedger {
    * journal: the body is durable before it goes out: a journal row of an earlier run resent whole is
    * already; new records become one journal row; records the ledger tracks one by one are marked pending.
    */
-  journal(items: Item[], idempotencyKey: string, json: string[], body: string): Answer | undefined {
+  journal(items: Item[], idempotencyKey: string, json: string[], body: JournalBody): Answer | undefined {
     if (wholeRow(items, idempotencyKey)) {
       this.#writes.held(items);
       return undefined;
@@ -115,7 +116,7 @@ export class DeliveryLedger {
     if (l) this.#writes.attempt(() => l.ledger.markFailed(l.targetId, keys, reason));
   }
 
-  #journalRow(items: Item[], idempotencyKey: string, body: string): Answer {
+  #journalRow(items: Item[], idempotencyKey: string, body: JournalBody): Answer {
     const l = this.#ledger;
     if (!l) return this.#writes.hold(items, () => undefined);
     // The id is known once the row is written; nothing reads it before (the request waits for the write).
