@@ -51,7 +51,12 @@ export interface DeliveryHooks<T> {
    * `body` is the body itself, the bytes the key was made of (a journal stores them as they are, not joined
    * again). A promise returned holds the request back until it settles (a write on another thread).
    */
-  beforeSend?(items: T[], idempotencyKey: string, json: string[], body: Uint8Array): void | Promise<void>;
+  beforeSend?(
+    items: T[],
+    idempotencyKey: string,
+    json: (index: number) => string,
+    body: Uint8Array,
+  ): void | Promise<void>;
   onDelivered?(items: T[], info: { status: number; idempotencyKey: string }): void;
   /** Final: the server refused these records (after bisection for 400/422). */
   onRejected?(items: T[], info: { status: number; message: string }): void;

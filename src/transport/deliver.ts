@@ -10,6 +10,7 @@ import { createPool, type OwnedDispatcher } from './client.js';
 import type { Deliverer, DeliverOptions, DeliveryStats } from './deliver-types.js';
 import { createOutcomes, emptyStats, type Part } from './outcomes.js';
 import { Pacing } from './pacing.js';
+import { RecordWriter } from './record-json.js';
 import { sendBody } from './send-body.js';
 
 export type {
@@ -23,10 +24,10 @@ export type {
 
 const defaultSleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal });
 
-/** One record, serialized once, when it is handed over. */
-function toPart<T extends { record: ConversionRecord }>(item: T): Part<T> {
-  const json = JSON.stringify(item.record);
-  return { item, json, bytes: Buffer.byteLength(json) };
+/** One record, serialized once, when it is handed over: its JSON written into the run's chunks. */
+function toPart<T extends { record: ConversionRecord }>(writer: RecordWriter, item: T): Part<T> {
+  const bytes = writer.write(item.record);
+  return { item, chunk: writer.chunk, start: writer.start, bytes };
 }
 
 export function createDeliverer<T extends { record: ConversionRecord }>(
@@ -95,18 +96,19 @@ function facade<T extends { record: ConversionRecord }>(
     }
     return { ...stats };
   }
+  const writer = new RecordWriter();
   return {
     get stats() {
       return { ...stats };
     },
     push(item) {
-      const part = toPart(item);
+      const part = toPart(writer, item);
       // Every record handed over gets an outcome, one pushed after the stop too: it was dropped unreported,
       // and the summary lost count of it (issue 19).
       return queue.accepting ? queue.add(part) : queue.refuse([part], 'push');
     },
     pushBody(items) {
-      const parts = items.map(toPart);
+      const parts = items.map((item) => toPart(writer, item));
       // Exactly these records, in this order, as one body whatever the batch size: the same bytes as
       // when they were first sent, hence the same Idempotency-Key.
       return queue.accepting ? queue.addBody(parts) : queue.refuse(parts, 'pushBody');

@@ -2,12 +2,11 @@
 // once. A hook that throws (a failed ledger write) is handed to `onHookError`, which stops the run.
 import type { DeliveryHooks, DeliveryStats } from './deliver-types.js';
 import { maskKey } from './mask-key.js';
+import { type RecordBytes, recordJson } from './record-json.js';
 
-/** One record, serialized once when pushed. */
-export interface Part<T> {
+/** One record, serialized once when pushed: its JSON's bytes in a chunk shared with others (record-json.ts). */
+export interface Part<T> extends RecordBytes {
   item: T;
-  json: string;
-  bytes: number;
 }
 
 /** One distinct body to deliver. */
@@ -60,12 +59,7 @@ export function createOutcomes<T>(
       let written: Promise<void> | undefined;
       call(() => {
         written =
-          hooks.beforeSend?.(
-            itemsOf(parts),
-            key,
-            parts.map((part) => part.json),
-            body,
-          ) ?? undefined;
+          hooks.beforeSend?.(itemsOf(parts), key, (index) => recordJson(parts[index]!), body) ?? undefined;
       });
       return written?.then(undefined, (error: unknown) => {
         onHookError(error instanceof Error ? error : new Error(String(error)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BatchFiller } from '../../src/transport/batch-filler.js';
 
-const part = (bytes: number) => ({ item: bytes, json: 'x'.repeat(bytes), bytes });
+const part = (bytes: number) => ({ item: bytes, chunk: Buffer.alloc(bytes), start: 0, bytes });
 
 describe('BatchFiller', () => {
   it('is full by count at the batch size', () => {

@@ -2,38 +2,107 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bodyBytes } from '../../src/transport/body-bytes.js';
 import { idempotencyKey } from '../../src/transport/idempotency.js';
+import { type RecordBytes, RecordWriter, recordJson } from '../../src/transport/record-json.js';
 
-const partOf = (record: unknown) => {
-  const json = JSON.stringify(record);
-  return { json, bytes: Buffer.byteLength(json) };
+const written = (writer: RecordWriter, record: object): RecordBytes => {
+  const bytes = writer.write(record);
+  return { chunk: writer.chunk, start: writer.start, bytes };
 };
 
-describe('bodyBytes', () => {
-  it('is the UTF-8 of the records joined as a JSON array, whatever they hold, and keys the same as that text', () => {
-    // Any text a field can hold: accents, emoji (surrogate pairs), lone surrogates (JSON.stringify escapes
-    // them), quotes, backslashes, control characters.
-    const field = fc.string({ unit: 'binary', maxLength: 12 });
-    const record = fc.record({ conversionId: field, conversionName: field, conversionValue: fc.double() });
+// Any text a field can hold: accents, emoji (surrogate pairs), lone surrogates, quotes, backslashes,
+// control characters, DEL; and numbers JSON writes oddly (-0, 1e21, 5e-324) or not at all (NaN, Infinity).
+const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ maxLength: 30 }));
+const number = fc.oneof(fc.double(), fc.constantFrom(-0, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY));
+const record = fc
+  .record(
+    {
+      conversionCurrency: text,
+      conversionValue: number,
+      conversionDatetime: text,
+      conversionTimezone: fc.option(text, { nil: undefined }),
+      serviceId: text,
+      conversionId: text,
+      conversionName: text,
+      conversionEmail: fc.option(text, { nil: undefined }),
+    },
+    { requiredKeys: ['conversionValue'] },
+  )
+  // The keys in another order too: JSON.stringify follows the object's own order, and so must the writer.
+  .chain((r) =>
+    fc.boolean().map((reversed) => (reversed ? Object.fromEntries(Object.entries(r).reverse()) : r)),
+  );
+
+describe('RecordWriter', () => {
+  it("writes JSON.stringify's bytes for any record", () => {
+    const writer = new RecordWriter();
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 8 }), (records) => {
-        const parts = records.map(partOf);
-        const text = `[${parts.map((part) => part.json).join(',')}]`;
-        const bytes = bodyBytes(parts);
-        expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
-        expect(JSON.parse(bytes.toString('utf8'))).toEqual(JSON.parse(text));
-        expect(idempotencyKey(bytes)).toBe(idempotencyKey(text));
+      fc.property(record, (r) => {
+        expect(recordJson(written(writer, r))).toBe(JSON.stringify(r));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('sends a record with a value of another type through JSON.stringify whole', () => {
+    const writer = new RecordWriter();
+    const odd = { conversionId: 'a"b', extra: { nested: [1, null, true] }, conversionValue: 1 };
+    expect(recordJson(written(writer, odd))).toBe(JSON.stringify(odd));
+  });
+
+  it('keeps every record it handed out as written when it moves to a new chunk (records larger than a chunk too)', () => {
+    const writer = new RecordWriter();
+    const records = Array.from({ length: 40 }, (_, i) => ({
+      conversionId: `id-${i}`,
+      conversionName: 'é'.repeat(i * 2000),
+    }));
+    const parts = records.map((r) => written(writer, r));
+    expect(new Set(parts.map((p) => p.chunk)).size).toBeGreaterThan(1);
+    expect(parts.map(recordJson)).toEqual(records.map((r) => JSON.stringify(r)));
+  });
+});
+
+describe('bodyBytes', () => {
+  it('is the UTF-8 of the records joined as a JSON array, for any subset and order of them, and keys as that text', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 10 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (records, picks) => {
+          const writer = new RecordWriter();
+          const parts = records.map((r) => written(writer, r));
+          // All of them in order (one run), and a pick of them (split halves, a probe, any order: several runs).
+          const picked = parts.length === 0 ? [] : picks.map((p) => parts[p % parts.length]!);
+          for (const body of [parts, picked]) {
+            const text = `[${body.map(recordJson).join(',')}]`;
+            const bytes = bodyBytes(body);
+            expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+            expect(idempotencyKey(bytes)).toBe(idempotencyKey(text));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is the same bytes again for records read back from a body (a journal row resent)', () => {
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 6 }), (records) => {
+        const first = bodyBytes(records.map((r) => written(new RecordWriter(), r)));
+        const again = new RecordWriter();
+        const parsed = JSON.parse(first.toString('utf8')) as object[];
+        expect(bodyBytes(parsed.map((r) => written(again, r))).equals(first)).toBe(true);
       }),
     );
   });
 
   it('owns its ArrayBuffer (a view of the shared pool would take the pool along to another thread)', () => {
-    const bytes = bodyBytes([partOf({ conversionId: 'a' })]);
+    const bytes = bodyBytes([written(new RecordWriter(), { conversionId: 'a' })]);
     expect(bytes.byteOffset).toBe(0);
     expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
   });
 
-  it('refuses a part whose byte count is wrong instead of cutting a record short', () => {
-    const part = partOf({ conversionName: 'café' });
-    expect(() => bodyBytes([{ ...part, bytes: part.json.length }])).toThrow(/byte count/);
+  it('refuses a part that runs past its chunk instead of sending a record cut short', () => {
+    const part = written(new RecordWriter(), { conversionName: 'café' });
+    expect(() => bodyBytes([{ ...part, bytes: part.chunk.length - part.start + 1 }])).toThrow(/byte count/);
   });
 });

@@ -51,7 +51,7 @@ export function recordHooks() {
   const hooks: DeliveryHooks<Item> = {
     beforeSend: (items, key, json, body) => {
       sent.push({ ids: items.map((item) => String(item.record.conversionId)), key });
-      serialized.push(json);
+      serialized.push(items.map((_, index) => json(index)));
       bodies.push(Buffer.from(body).toString('utf8'));
     },
     onDelivered: (items) => note(items, 'delivered'),

@@ -39,7 +39,12 @@ export class DeliveryAccount implements DeliveryHooks<Item> {
   }
 
   /** The request waits for its batch to be durable; a failed write (this one or another) stops the run. */
-  beforeSend(items: Item[], idempotencyKey: string, json: string[], body: Uint8Array): void | Promise<void> {
+  beforeSend(
+    items: Item[],
+    idempotencyKey: string,
+    json: (index: number) => string,
+    body: Uint8Array,
+  ): void | Promise<void> {
     const { writes } = this.#parts;
     writes.halt();
     const answer = this.#parts.ledger.journal(items, idempotencyKey, json, body);

@@ -37,7 +37,12 @@ export class DeliveryLedger {
    * journal: the body is durable before it goes out: a journal row of an earlier run resent whole is
    * already; new records become one journal row; records the ledger tracks one by one are marked pending.
    */
-  journal(items: Item[], idempotencyKey: string, json: string[], body: JournalBody): Answer | undefined {
+  journal(
+    items: Item[],
+    idempotencyKey: string,
+    json: (index: number) => string,
+    body: JournalBody,
+  ): Answer | undefined {
     if (wholeRow(items, idempotencyKey)) {
       this.#writes.held(items);
       return undefined;
@@ -140,7 +145,7 @@ export class DeliveryLedger {
   }
 
   // `json`: the records as the deliverer already serialized them for the body (the payload kept for a resend).
-  #writePending(items: Item[], idempotencyKey: string, json?: string[]): Answer {
+  #writePending(items: Item[], idempotencyKey: string, json?: (index: number) => string): Answer {
     const l = this.#ledger;
     const resend = this.#resend;
     return this.#writes.hold(items, () =>
@@ -150,7 +155,7 @@ export class DeliveryLedger {
         items.map((i, n) => ({
           key: i.key,
           contentHash: i.contentHash,
-          payload: json?.[n] ?? JSON.stringify(i.record),
+          payload: json ? json(n) : JSON.stringify(i.record),
           idempotencyKey,
         })),
         { resend },
