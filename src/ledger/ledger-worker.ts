@@ -1,6 +1,7 @@
 // A worker thread of worker-ledger.ts: its own connection to the ledger file, running the calls a run sends
 // it one after another, in the order they were sent, and answering each with its result or error.
 import { parentPort, workerData } from 'node:worker_threads';
+import { type JournalSlot, slotParts } from './journal-slots.js';
 import { type Lease, leaseGuard } from './lease.js';
 import { openLedger } from './ledger.js';
 
@@ -33,11 +34,28 @@ port.on('message', (call: WorkerCall) => {
     }
     return;
   }
+  if (call.method === 'journalSlot') {
+    // A journal row in a buffer moved here (journal-slots.ts): written, then moved back to be used again.
+    const [targetId, runId, idempotencyKey, size, slot] = call.args as [
+      number,
+      number,
+      string,
+      number,
+      JournalSlot,
+    ];
+    const { body, keys } = slotParts(slot);
+    const write = () => ({
+      id: ledger.journalPacked(targetId, runId, idempotencyKey, size, keys, body),
+      buffer: slot.buffer,
+    });
+    answer(call.id, write, [slot.buffer]);
+    return;
+  }
   answer(call.id, () => methods[call.method]!.apply(ledger, call.args));
 });
 
-/** Posts what `run` returned, or the error it threw. */
-function answer(id: number, run: () => unknown): void {
+/** Posts what `run` returned (moving `transfer` with it), or the error it threw. */
+function answer(id: number, run: () => unknown, transfer?: ArrayBuffer[]): void {
   let result: unknown;
   try {
     result = run();
@@ -48,5 +66,5 @@ function answer(id: number, run: () => unknown): void {
     port.postMessage({ id, error: { name, message, stack, ...(typeof code === 'string' ? { code } : {}) } });
     return;
   }
-  port.postMessage({ id, result });
+  port.postMessage({ id, result }, transfer);
 }

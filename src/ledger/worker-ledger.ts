@@ -2,6 +2,7 @@
 // there in order, so the main thread keeps reading, checking and sending meanwhile.
 import { Worker } from 'node:worker_threads';
 import { packJournal } from './journal-entries.js';
+import { JournalSlots } from './journal-slots.js';
 import type { Lease } from './lease.js';
 import type { Ledger } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
@@ -52,12 +53,13 @@ class Thread {
     this.worker.on('exit', (code) => this.#fail(workerExit(`its worker thread ended (exit code ${code})`)));
   }
 
-  call<T>(method: string, args: unknown[]): Promise<T> {
+  /** `transfer`: ArrayBuffers moved to the worker with the call (detached here). */
+  call<T>(method: string, args: unknown[], transfer?: ArrayBuffer[]): Promise<T> {
     if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ id, method, args });
+      this.worker.postMessage({ id, method, args }, transfer);
     });
   }
 
@@ -95,6 +97,7 @@ export class WorkerLedger implements LedgerPort {
   readonly #ledger: Ledger;
   readonly #writer: Thread;
   readonly #reader: Thread | undefined;
+  readonly #slots = new JournalSlots();
 
   /**
    * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
@@ -118,9 +121,19 @@ export class WorkerLedger implements LedgerPort {
     entries: JournalEntries,
     body: JournalBody,
   ): Promise<number> {
-    // As bytes: a string posted to a thread costs ~5x its bytes (bench/README.md "Session 20").
-    const keys = Buffer.from(packJournal(entries), 'utf8');
-    return this.#call('journalPacked', [targetId, runId, idempotencyKey, entries.length, keys, body]);
+    // In a buffer moved to the writer and back (journal-slots.ts); a string posted costs ~5x its bytes.
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const slot = this.#slots.fill(bytes, packJournal(entries));
+    return this.#writer
+      .call<{ id: number; buffer: ArrayBuffer }>(
+        'journalSlot',
+        [targetId, runId, idempotencyKey, entries.length, slot],
+        [slot.buffer],
+      )
+      .then(({ id, buffer }) => {
+        this.#slots.give(buffer);
+        return id;
+      });
   }
 
   settleBatch(batchId: number): Promise<number> {

@@ -60,3 +60,59 @@ it("a writer thread whose close fails answers with the close's error", async () 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Journal rows cross to the writer in buffers moved there and back (journal-slots.ts): whatever their size,
+// given as bytes or as text, each row holds exactly its body and its keys, as the same text.
+const journalingRun = `
+import { createRequire } from 'node:module';
+import { openLedger } from './code/ledger/ledger.js';
+import { targetOf } from './code/ledger/target.js';
+import { WorkerLedger } from './code/ledger/worker-ledger.js';
+const path = process.argv[2];
+const ledger = openLedger(path);
+const target = ledger.target(targetOf('https://crm.example', 'k'));
+const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
+const writer = new WorkerLedger(ledger);
+const sent = [];
+for (let n = 0; n < 30; n++) {
+  // Sizes around and past a buffer (256 KiB), text past ASCII, a body given as a string now and then.
+  const records = Array.from({ length: 1 + ((n * 37) % 9) }, (_, i) => ({ conversionId: 'é' + n + '-' + i, conversionName: 'x'.repeat(n % 7 === 3 ? 200000 : n * 50) }));
+  const text = JSON.stringify(records);
+  const entries = records.map((r, i) => [ 'id:' + r.conversionId, 'h' + i, 'EUR', i + 0.5 ]);
+  const body = n % 5 === 0 ? text : Buffer.from(text, 'utf8');
+  await writer.journalBatch(target, run, 'k' + n, entries, body);
+  sent.push({ body: text, keys: JSON.stringify(entries) });
+}
+await writer.close();
+ledger.close();
+const Database = createRequire(process.cwd() + '/package.json')('better-sqlite3');
+const db = new Database(path, { readonly: true });
+const stored = db.prepare('SELECT b.keys, typeof(b.keys) AS keysType, bb.body, typeof(bb.body) AS bodyType FROM batches b JOIN batch_bodies bb ON bb.batch_id = b.id ORDER BY b.id').all();
+process.stdout.write(JSON.stringify({ sent, stored }));
+`;
+
+it('journal rows crossing to the writer in moved buffers are stored exactly, as text', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'revimport-worker-'));
+  try {
+    const script = join(code, 'journaling-run.mjs');
+    writeFileSync(script, journalingRun);
+    const child = spawn(process.execPath, [script, join(dir, 'ledger.db')], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
+    const { sent, stored } = JSON.parse(stdout) as {
+      sent: { body: string; keys: string }[];
+      stored: { keys: string; keysType: string; body: string; bodyType: string }[];
+    };
+    expect(stored.length).toBe(30);
+    expect(stored.map((row) => [row.bodyType, row.keysType])).toEqual(sent.map(() => ['text', 'text']));
+    expect(stored.map((row) => ({ body: row.body, keys: row.keys }))).toEqual(sent);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
