@@ -54,8 +54,8 @@ export type PackedJournalEntry = readonly [key: string, contentHash: string, cur
 export type JournalEntries = readonly (JournalEntry | PackedJournalEntry)[];
 
 /**
- * A journaled body: the bytes sent (UTF-8 JSON), or the same as text. Bytes cross to the ledger's thread as
- * one copy (a string costs ~5x: bench/README.md "Session 20") and are stored as the same text.
+ * A journaled body: the bytes sent (UTF-8 JSON), or the same as text. Bytes cross to the ledger's thread in a
+ * buffer moved there and back (journal-slots.ts; bench/README.md "Session 20") and are stored as the same text.
  */
 export type JournalBody = string | Uint8Array;
 

@@ -62,7 +62,7 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     tally.addValid(result.record, day);
     hooks.onValid?.(result.record, result.row.source.file, result.row.line);
     if (!queue) return false;
-    // The row thread has hashed and serialised the record already (row-thread/); on this thread it is done here.
+    // The row thread has hashed the record already (row-thread/: its key and content hash); else it is done here.
     const wire = (result as WireRow).wire;
     const { key, contentHash } = wire ?? recordIdentity(result.record);
     const row = result.row;

@@ -1,12 +1,12 @@
 // A body's bytes, built once (issue 23): the JSON array of its records as the server receives it. The same
-// bytes are hashed for the Idempotency-Key, copied to the ledger's thread for the journal, and written to the
-// socket; a body kept as a string was flattened and encoded for each of the three (a 140 KB body posted to a
-// worker as a string costs ~5x its bytes, bench/README.md "Session 20").
+// bytes are hashed for the Idempotency-Key, copied for the journal (ledger/journal-slots.ts), and written to
+// the socket; a body kept as a string was flattened and encoded for each of the three (bench/README.md,
+// "Session 20").
 import type { RecordBytes } from './record-json.js';
 
 /**
- * `[` the records' JSON joined by `,` `]`, in a buffer of its own (not a slice of Node's pool: a view posted
- * to another thread takes its whole ArrayBuffer with it). Records written one after another by the run's
+ * `[` the records' JSON joined by `,` `]`, in a buffer of its own (not a slice of Node's pool, whose other
+ * bytes would go wherever the buffer is posted). Records written one after another by the run's
  * RecordWriter lie in its chunk with their `,` between them, so such a run of them is copied at once.
  */
 export function bodyBytes(parts: readonly RecordBytes[]): Buffer {

@@ -46,10 +46,11 @@ export interface RetryInfo {
  */
 export interface DeliveryHooks<T> {
   /**
-   * Before the first request of every distinct body (splits included), not before retries. `json` holds
-   * each record exactly as serialized in the body, so a caller keeping payloads need not serialize again;
-   * `body` is the body itself, the bytes the key was made of (a journal stores them as they are, not joined
-   * again). A promise returned holds the request back until it settles (a write on another thread).
+   * Before the first request of every distinct body (splits included), not before retries. `json(i)` gives
+   * the i-th record exactly as serialized in the body (decoded from its bytes when asked: a caller keeping
+   * payloads need not serialize again); `body` is the body itself, the bytes the key was made of (a journal
+   * stores their text, not the records joined again). A promise returned holds the request back until it
+   * settles (a write on another thread).
    */
   beforeSend?(
     items: T[],

@@ -32,7 +32,10 @@ export function recordJson(at: RecordBytes): string {
 export class RecordWriter {
   #chunk: Buffer = Buffer.allocUnsafeSlow(chunkBytes);
   #at = 0;
-  /** The chunk and offset of the last record written (read right after `write`: no object per record). */
+  /**
+   * The chunk and offset of the last record written: valid only until the next `write`, so read right after
+   * it (deliver.ts toPart copies them into the Part); fields, not an object per record.
+   */
   chunk: Buffer = this.#chunk;
   start = 0;
 
@@ -41,6 +44,9 @@ export class RecordWriter {
     this.#room(boundOf(record));
     const start = this.#at;
     const end = writeObject(this.#chunk, start, record as Record<string, unknown>);
+    // Buffer.write stops at the chunk's end without a word: a bound too small must not cut a record short.
+    if (end >= this.#chunk.length)
+      throw new Error(`a record's JSON passed its bound of ${this.#chunk.length - start} bytes`);
     this.#chunk[end] = 0x2c;
     this.#at = end + 1;
     this.chunk = this.#chunk;
@@ -58,7 +64,7 @@ export class RecordWriter {
 
 /**
  * Bytes the record's JSON can take at most, its `,` included: a UTF-16 unit is at most 6 bytes escaped
- * (\u001f), a key at most its own length (ASCII, checked when written), a number 24 (String's longest, -1.2345678901234567e-308).
+ * (\u001f), in a key as in a value, a number 25 (String's longest: -1.2345678901234567e-308).
  */
 function boundOf(record: object): number {
   let bound = 3;
@@ -66,7 +72,7 @@ function boundOf(record: object): number {
     const value = (record as Record<string, unknown>)[key];
     bound += 6 * key.length + 4;
     if (typeof value === 'string') bound += 6 * value.length + 2;
-    else if (typeof value === 'number') bound += 24;
+    else if (typeof value === 'number') bound += 25;
     else if (value !== undefined) return 6 * JSON.stringify(record).length + 3;
   }
   return bound;

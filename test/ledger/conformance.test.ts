@@ -456,6 +456,23 @@ describe.each([sqliteBackend, postgresBackend])('the ledger contract on $name', 
       expect((await ledger.outstanding(other, current)).map((r) => r.key)).toEqual(['id:o']);
     });
 
+    it('a journal row whose body was given as bytes is outstanding with each record as the same text', async () => {
+      const { target, run } = await setUp();
+      // Text past ASCII and a lone surrogate escaped as JSON writes it: the bytes a push sends (body-bytes.ts).
+      const records = [
+        { conversionId: 'é-1', conversionName: 'Café ✓ 🎉', conversionValue: 1 },
+        { conversionId: 'x-2', conversionName: 'a\ud800b', conversionValue: 2 },
+      ];
+      const text = JSON.stringify(records);
+      await ledger.journalBatch(target, run, 'kb', [entry('é-1'), entry('x-2')], Buffer.from(text, 'utf8'));
+      const next = await ledger.beginRun({ command: 'retry', files: [] });
+      const out = await ledger.outstanding(target, next);
+      expect(out.map((r) => [r.key, r.idempotencyKey, r.payload])).toEqual([
+        ['id:é-1', 'kb', JSON.stringify(records[0])],
+        ['id:x-2', 'kb', JSON.stringify(records[1])],
+      ]);
+    });
+
     it('is empty once everything is delivered', async () => {
       const { target, run } = await setUp();
       await ledger.markPending(target, run, [pending('id:1', 'b1')]);

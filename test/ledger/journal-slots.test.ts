@@ -31,6 +31,15 @@ describe('JournalSlots', () => {
     const slot = slots.fill(Buffer.from('[1]'), '[]');
     structuredClone(slot.buffer, { transfer: [slot.buffer] });
     slots.give(slot.buffer);
-    expect(slots.fill(Buffer.from('[2]'), '[]').buffer).not.toBe(slot.buffer);
+    // An empty row fits any buffer, even a detached one (0 bytes), which could not be written.
+    expect(slots.fill(Buffer.alloc(0), '').buffer).not.toBe(slot.buffer);
+  });
+
+  it('keeps no buffer larger than a few usual rows', () => {
+    const slots = new JournalSlots();
+    const large = slots.fill(Buffer.alloc(2 * 1024 * 1024, 0x20), '[]');
+    const back = structuredClone(large.buffer, { transfer: [large.buffer] });
+    slots.give(back);
+    expect(slots.fill(Buffer.from('[1]'), '[]').buffer).not.toBe(back);
   });
 });

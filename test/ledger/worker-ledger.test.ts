@@ -74,15 +74,26 @@ const target = ledger.target(targetOf('https://crm.example', 'k'));
 const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
 const writer = new WorkerLedger(ledger);
 const sent = [];
+const inFlight = [];
 for (let n = 0; n < 30; n++) {
   // Sizes around and past a buffer (256 KiB), text past ASCII, a body given as a string now and then.
   const records = Array.from({ length: 1 + ((n * 37) % 9) }, (_, i) => ({ conversionId: 'é' + n + '-' + i, conversionName: 'x'.repeat(n % 7 === 3 ? 200000 : n * 50) }));
   const text = JSON.stringify(records);
   const entries = records.map((r, i) => [ 'id:' + r.conversionId, 'h' + i, 'EUR', i + 0.5 ]);
   const body = n % 5 === 0 ? text : Buffer.from(text, 'utf8');
-  await writer.journalBatch(target, run, 'k' + n, entries, body);
+  // Five rows in flight at a time: five buffers out at once.
+  inFlight.push(writer.journalBatch(target, run, 'k' + n, entries, body));
+  if (inFlight.length === 5) await Promise.all(inFlight.splice(0));
   sent.push({ body: text, keys: JSON.stringify(entries) });
+  if (n === 12) {
+    // A row the writer refuses (no idempotency key: NOT NULL) answers with its error, its buffer kept there;
+    // the rows after it are written as before.
+    await Promise.all(inFlight.splice(0));
+    const refused = await writer.journalBatch(target, run, null, entries, body).then(() => 'written', (error) => error.message);
+    if (!/NOT NULL/.test(refused)) throw new Error('the refused row: ' + refused);
+  }
 }
+await Promise.all(inFlight);
 await writer.close();
 ledger.close();
 const Database = createRequire(process.cwd() + '/package.json')('better-sqlite3');

@@ -35,7 +35,7 @@ export function recordHooks() {
   const outcomes = new Map<string, string[]>();
   const messages = new Map<string, string>();
   const sent: Array<{ ids: string[]; key: string }> = [];
-  /** The `json` argument of each beforeSend call, in order. */
+  /** Each record's JSON as beforeSend's `json(i)` gives it, per call, in order. */
   const serialized: string[][] = [];
   /** The `body` argument of each beforeSend call (its bytes as text), in order. */
   const bodies: string[] = [];

@@ -11,7 +11,7 @@ import {
   sampleDelivered,
   withProbed,
 } from '../delivered-values.js';
-import { bodyText, journalColumn } from '../journal-entries.js';
+import { journalColumn } from '../journal-entries.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
@@ -573,4 +573,11 @@ function accountRow(row: Record<string, unknown>): AccountRow {
     outstanding: Number(row.outstanding),
     lastUsed: last === 0 ? null : last,
   };
+}
+
+/** A journaled body as text: the column is text, and a push gives the body's bytes (transport/body-bytes.ts). */
+function bodyText(body: JournalBody): string {
+  return typeof body === 'string'
+    ? body
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }

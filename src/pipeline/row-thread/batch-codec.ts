@@ -13,8 +13,8 @@ import type { CheckedRow, SkippedRow } from '../rows/types.js';
 export type WireRow = Extract<CheckedRow, { ok: true }> & { wire?: Wire; day?: number };
 
 /**
- * The record's ledger identity, computed where it was checked. Its JSON is not: JSON.stringify on the main
- * thread cost less than carrying the text across (bench/README.md, "The row thread").
+ * The record's ledger identity, computed where it was checked. Its JSON is not: written on the main thread
+ * (transport/record-json.ts), it cost less than carrying the text across (bench/README.md, "The row thread").
  */
 export interface Wire {
   key: string;
@@ -347,8 +347,8 @@ export class BatchReader {
       mask & bit ? (fromCell & bit ? cells[nums[cellAt++]!]! : next()) : undefined;
     // The fields in their wire order (fields.ts, stringFields' bits), read in that order. One literal: every
     // record of the run has one shape, built in one allocation (fields added one by one grew a property store
-    // per record). An absent field is undefined, which JSON.stringify leaves out as it leaves out a missing
-    // one: the same bytes as the original.
+    // per record). An absent field is undefined, which the record's JSON (transport/record-json.ts, as
+    // JSON.stringify) leaves out as it leaves out a missing one: the same bytes as the original.
     const record = {
       conversionCurrency: field(1),
       conversionValue: at.value,

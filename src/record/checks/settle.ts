@@ -29,7 +29,7 @@ export function settleRow(draft: RowDraft, c: Candidate, rules: FileRules): Vali
   }
   rules.warnings.recordKept(value);
   // One literal of one shape: fields added one by one grew a property store per record. An absent field is
-  // undefined, which JSON.stringify and contentHash treat as they treat a missing one.
+  // undefined, which the record's JSON (JSON.stringify's bytes) and contentHash treat as a missing one.
   const record: ConversionRecord = {
     conversionCurrency: currency,
     conversionValue: roundToMinor(value, currency),
