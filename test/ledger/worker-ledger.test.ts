@@ -39,26 +39,37 @@ const closed = await writer.close().then(() => 'closed', (error) => error.name +
 process.stdout.write(JSON.stringify({ renewal, closed }));
 `;
 
-it("a writer thread whose close fails answers with the close's error", async () => {
+/**
+ * Runs `source` as a script beside the compiled ledger code, on a new ledger file in a temp folder (its only
+ * argument), from the project's folder; returns its exit code and what it printed, parsed as JSON.
+ */
+async function runScript(name: string, source: string): Promise<{ code: unknown; printed: unknown }> {
   const dir = mkdtempSync(join(tmpdir(), 'revimport-worker-'));
   try {
-    const script = join(code, 'losing-run.mjs');
-    writeFileSync(script, losingRun);
+    const script = join(code, name);
+    writeFileSync(script, source);
     const child = spawn(process.execPath, [script, join(dir, 'ledger.db')], {
+      cwd: process.cwd(),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
     });
-    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({
-      renewal: 'lost',
-      closed: expect.stringMatching(/^LedgerLockLost: lost the run lock \S+: another run took it over/),
-    });
+    const exit = await new Promise((resolve) => child.once('close', resolve));
+    return { code: exit, printed: exit === 0 ? JSON.parse(stdout) : stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+it("a writer thread whose close fails answers with the close's error", async () => {
+  const { code: exit, printed } = await runScript('losing-run.mjs', losingRun);
+  expect(exit).toBe(0);
+  expect(printed).toEqual({
+    renewal: 'lost',
+    closed: expect.stringMatching(/^LedgerLockLost: lost the run lock \S+: another run took it over/),
+  });
 });
 
 // Journal rows cross to the writer in buffers moved there and back (journal-slots.ts): whatever their size,
@@ -103,27 +114,13 @@ process.stdout.write(JSON.stringify({ sent, stored }));
 `;
 
 it('journal rows crossing to the writer in moved buffers are stored exactly, as text', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'revimport-worker-'));
-  try {
-    const script = join(code, 'journaling-run.mjs');
-    writeFileSync(script, journalingRun);
-    const child = spawn(process.execPath, [script, join(dir, 'ledger.db')], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
-    const { sent, stored } = JSON.parse(stdout) as {
-      sent: { body: string; keys: string }[];
-      stored: { keys: string; keysType: string; body: string; bodyType: string }[];
-    };
-    expect(stored.length).toBe(30);
-    expect(stored.map((row) => [row.bodyType, row.keysType])).toEqual(sent.map(() => ['text', 'text']));
-    expect(stored.map((row) => ({ body: row.body, keys: row.keys }))).toEqual(sent);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { code: exit, printed } = await runScript('journaling-run.mjs', journalingRun);
+  expect(exit).toBe(0);
+  const { sent, stored } = printed as {
+    sent: { body: string; keys: string }[];
+    stored: { keys: string; keysType: string; body: string; bodyType: string }[];
+  };
+  expect(stored.length).toBe(30);
+  expect(stored.map((row) => [row.bodyType, row.keysType])).toEqual(sent.map(() => ['text', 'text']));
+  expect(stored.map((row) => ({ body: row.body, keys: row.keys }))).toEqual(sent);
 });
