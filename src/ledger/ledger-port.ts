@@ -3,12 +3,14 @@
 // The pipeline awaits what it must know (a lookup, a journal row being durable) and tracks the rest.
 import type {
   DeliveredAmount,
+  DeliveredSpan,
   JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
   PendingEntry,
+  SpanLookup,
 } from './types.js';
 
 export type Awaitable<T> = T | Promise<T>;
@@ -16,6 +18,14 @@ export type Awaitable<T> = T | Promise<T>;
 /** The methods of `Ledger` a run calls between `beginRun` and `finishRun` (see there for each). */
 export interface LedgerPort {
   lookup(targetId: number, keys: readonly string[]): Awaitable<Map<string, LedgerEntry>>;
+  /**
+   * A span's keys (pipeline/delivered-spans.ts) looked up through its digest: one row read when the ledger
+   * noted the span delivered, the keys' lookup otherwise. Optional: an index of SQLite's (PostgreSQL looks
+   * every chunk up in one indexed statement).
+   */
+  lookupSpan?(targetId: number, keys: readonly string[], digest: string): Awaitable<SpanLookup>;
+  /** Notes spans whose every record is delivered (after merging what this run delivered into records). */
+  noteSpans?(targetId: number, spans: readonly DeliveredSpan[]): Awaitable<number>;
   journalBatch(
     targetId: number,
     runId: number,

@@ -29,6 +29,7 @@ import type {
   AssignResult,
   BeginRunInput,
   DeliveredAmount,
+  DeliveredSpan,
   FinishRunInput,
   JournalBody,
   JournalEntries,
@@ -40,6 +41,7 @@ import type {
   ReportedIn,
   RunCommand,
   RunRow,
+  SpanLookup,
   StateCounts,
 } from './types.js';
 
@@ -113,6 +115,10 @@ export class Ledger implements LedgerStore {
   readonly #filter: KeyFilterStore;
   /** `lookup`'s chunks in one read transaction, the one its key filter is read in. */
   readonly #lookupAll: (targetId: number, keys: readonly string[]) => Map<string, LedgerEntry>;
+  /** `lookupSpan` in one read transaction: the span's row and the hot tables seen in one state of the file. */
+  readonly #lookupSpanAll: (targetId: number, keys: readonly string[], digest: string) => SpanLookup;
+  /** Spans `lookupSpan` found delivered (what the tests of delivered spans read). */
+  spanHits = 0;
 
   constructor(db: Database.Database, now: () => number, withoutLock = false, guard: () => void = () => {}) {
     this.#withoutLock = withoutLock;
@@ -136,6 +142,9 @@ export class Ledger implements LedgerStore {
     // into records between them cannot fall between the two.
     this.#lookupAll = db.transaction((targetId: number, keys: readonly string[]) =>
       this.#lookupIn(targetId, keys),
+    );
+    this.#lookupSpanAll = db.transaction((targetId: number, keys: readonly string[], digest: string) =>
+      this.#lookupSpanIn(targetId, keys, digest),
     );
   }
 
@@ -300,6 +309,41 @@ export class Ledger implements LedgerStore {
   /** What the ledger knows of `keys` for this target; unknown keys are absent from the map. */
   lookup(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
     return this.#lookupAll(targetId, keys);
+  }
+
+  /** LedgerPort.lookupSpan: the span's one row, then the hot tables only; or the keys' lookup. */
+  lookupSpan(targetId: number, keys: readonly string[], digest: string): SpanLookup {
+    return this.#lookupSpanAll(targetId, keys, digest);
+  }
+
+  #lookupSpanIn(targetId: number, keys: readonly string[], digest: string): SpanLookup {
+    const span = this.#stmt.spanKnown.get({ target: targetId, digest }) as { records: number } | undefined;
+    if (span?.records !== keys.length) return { delivered: false, entries: this.#lookupIn(targetId, keys) };
+    this.spanHits++;
+    const entries = new Map<string, LedgerEntry>();
+    if ((this.#stmt.hotAny.get() as { any: number }).any === 0) return { delivered: true, entries };
+    for (let start = 0; start < keys.length; start += chunkSize) {
+      const chunk = keys.slice(start, start + chunkSize);
+      readRows(entries, chunk, this.#stmt.lookupHot.all(params(targetId, chunk)));
+    }
+    return { delivered: true, entries };
+  }
+
+  /**
+   * LedgerPort.noteSpans: merges first, so that every record the spans name is in records (a span noted
+   * before its records were merged would be dropped by nothing if the merge then failed), then notes them.
+   */
+  noteSpans(targetId: number, spans: readonly DeliveredSpan[]): number {
+    this.#guard();
+    this.merge();
+    return this.#db
+      .transaction(() => {
+        let noted = 0;
+        for (const { digest, records } of spans)
+          noted += this.#stmt.noteSpan.run({ target: targetId, digest, records }).changes;
+        return noted;
+      })
+      .immediate();
   }
 
   #lookupIn(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {

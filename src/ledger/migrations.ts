@@ -217,6 +217,31 @@ INSERT INTO meta (name, value) VALUES ('key_filter_version', 0),
   ('key_filter_complete', NOT EXISTS (SELECT 1 FROM records));
 `;
 
+/**
+ * v8 (issue 23): spans of delivered records (pipeline/delivered-spans.ts). A span is a run of consecutive valid
+ * records of an export, cut where a record's key says so (content-defined, so a row added at the top moves no
+ * later cut), and its digest is SHA-256 over the records' keys and content hashes in order. A row here says: every
+ * record of that span is in `records` for this target as delivered, at that content. A re-push of the same rows
+ * then looks up one span, not a key a record (a cold page each). The rule that keeps it true is held by SQLite
+ * itself: any change to a delivered row of records (its state, its content hash, its target or key, or the row
+ * deleted) drops every span of that target, in the same statement, whatever code made the change. SQLite only,
+ * like the key filter: an index, not part of the ledger's contract.
+ */
+const schemaV8 = `
+CREATE TABLE delivered_spans (
+  target_id INTEGER NOT NULL,
+  digest    TEXT    NOT NULL,
+  records   INTEGER NOT NULL,
+  PRIMARY KEY (target_id, digest)
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER records_delivered_changed AFTER UPDATE ON records
+  WHEN OLD.state = 'delivered' AND (NEW.state IS NOT 'delivered' OR NEW.content_hash IS NOT OLD.content_hash
+    OR NEW.target_id IS NOT OLD.target_id OR NEW.key IS NOT OLD.key)
+  BEGIN DELETE FROM delivered_spans WHERE target_id = OLD.target_id; END;
+CREATE TRIGGER records_delivered_gone AFTER DELETE ON records WHEN OLD.state = 'delivered'
+  BEGIN DELETE FROM delivered_spans WHERE target_id = OLD.target_id; END;
+`;
+
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
 
@@ -229,6 +254,7 @@ export const ledgerMigrations: readonly Migration[] = [
   schemaV5,
   schemaV6,
   schemaV7,
+  schemaV8,
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

@@ -104,6 +104,10 @@ export const sql = {
   targetKeys: `SELECT key, CAST(key AS BLOB) FROM records WHERE target_id = :from AND key > CAST(:after AS TEXT)
     ORDER BY key LIMIT 10000`,
   hotAny: 'SELECT EXISTS (SELECT 1 FROM inflight) OR EXISTS (SELECT 1 FROM staged) AS any',
+  // Spans of delivered records (migrations.ts v8, pipeline/delivered-spans.ts): a span known, and one noted.
+  spanKnown: 'SELECT records FROM delivered_spans WHERE target_id = :target AND digest = :digest',
+  noteSpan: `INSERT INTO delivered_spans (target_id, digest, records) VALUES (:target, :digest, :records)
+    ON CONFLICT (target_id, digest) DO NOTHING`,
 
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
   // A key not in inflight is delivered when it is staged or delivered in records: left alone unless

@@ -20,6 +20,22 @@ export interface LedgerEntry {
   readonly amount?: DeliveredAmount;
 }
 
+/**
+ * A span's lookup (LedgerPort.lookupSpan): `delivered`, every key of the span is delivered at the content the
+ * span's digest was made from, and `entries` holds only the keys a hotter table knows (pending, failed, staged),
+ * which win as in any lookup; else `entries` is the keys' lookup.
+ */
+export interface SpanLookup {
+  readonly delivered: boolean;
+  readonly entries: Map<string, LedgerEntry>;
+}
+
+/** A span of records all delivered (pipeline/delivered-spans.ts): its digest and how many records it holds. */
+export interface DeliveredSpan {
+  readonly digest: string;
+  readonly records: number;
+}
+
 export interface DeliveredAmount {
   readonly currency: string;
   readonly value: number;

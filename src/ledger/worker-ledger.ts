@@ -8,12 +8,14 @@ import type { Ledger } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
 import type {
   DeliveredAmount,
+  DeliveredSpan,
   JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
   PendingEntry,
+  SpanLookup,
 } from './types.js';
 
 // The writes: the journal row committed with an fsync before each request, settles, merges, the rare
@@ -112,6 +114,16 @@ export class WorkerLedger implements LedgerPort {
 
   lookup(targetId: number, keys: readonly string[]): Awaitable<Map<string, LedgerEntry>> {
     return this.#reader ? this.#reader.call('lookup', [targetId, keys]) : this.#ledger.lookup(targetId, keys);
+  }
+
+  lookupSpan(targetId: number, keys: readonly string[], digest: string): Awaitable<SpanLookup> {
+    return this.#reader
+      ? this.#reader.call('lookupSpan', [targetId, keys, digest])
+      : this.#ledger.lookupSpan(targetId, keys, digest);
+  }
+
+  noteSpans(targetId: number, spans: readonly DeliveredSpan[]): Promise<number> {
+    return this.#call('noteSpans', [targetId, spans]);
   }
 
   journalBatch(

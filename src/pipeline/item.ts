@@ -2,6 +2,7 @@
 import type { SourceRow } from '../input/types.js';
 import type { DeliveredAmount } from '../ledger/types.js';
 import type { ConversionRecord } from '../record/fields.js';
+import type { SpanTally } from './delivered-spans.js';
 
 /** What the deliverer carries per record: the wire record and where it came from. */
 export interface Item {
@@ -28,6 +29,8 @@ export interface Item {
    * its journal row was moved there): its batches are written with markPending, not journaled.
    */
   perRecord?: boolean;
+  /** The span this record was looked up in (delivered-spans.ts): told once its delivery is recorded. */
+  span?: SpanTally;
 }
 
 /** A batch journal row as the pipeline knows it (Ledger.journalBatch). */

@@ -1,21 +1,24 @@
 // Valid records on their way to the deliverer: gathered in chunks, looked up in the ledger (what it
 // knows already is counted, not sent: known-records.ts), then pushed in the order they were read.
-import type { LedgerEntry } from '../ledger/types.js';
+// The chunks are spans (delivered-spans.ts): a ledger that noted a span delivered answers it with one row.
+import type { LedgerEntry, SpanLookup } from '../ledger/types.js';
 import type { Deliverer } from '../transport/deliver.js';
+import { endsSpan, type RunSpans, type SpanTally, spanDigest } from './delivered-spans.js';
 import type { Item } from './item.js';
 import type { RunLedger } from './types.js';
 
-const LOOKUP_CHUNK = 512;
-/** Lookup chunks in flight at most (a ledger on another thread): bounds the items held, ~2,000. */
+/** Lookup chunks in flight at most (a ledger on another thread): bounds the items held, ~1,500 (4,096 at most). */
 const LOOKUPS_AHEAD = 4;
 
 export interface LookupSteps {
   deliverer: Deliverer<Item>;
   /** True when the record is counted as known and not to be sent (known-records.ts). */
-  knownAlready(item: Item, entry: LedgerEntry): Promise<boolean>;
+  knownAlready(item: Item, entry: LedgerEntry): boolean | Promise<boolean>;
   ledger: RunLedger | undefined;
   /** Shows the rows read so far. */
   showRowsRead(): void;
+  /** The run's spans, counted as their records end delivered; absent: no spans (a ledger without them). */
+  spans?: RunSpans | undefined;
 }
 
 export class LookupQueue {
@@ -35,11 +38,11 @@ export class LookupQueue {
     this.#steps = steps;
   }
 
-  /** Queues a record; true when its chunk is full and is to be flushed. */
+  /** Queues a record; true when its chunk (a span) ends and is to be flushed. */
   add(item: Item): boolean {
     this.#items.push(item);
     this.waiting++;
-    return this.#items.length >= LOOKUP_CHUNK;
+    return endsSpan(item.key, this.#items.length);
   }
 
   /** Settles once every chunk flushed so far is handled (rejects when handling one failed). */
@@ -55,17 +58,11 @@ export class LookupQueue {
     // The rows read so far are shown before any of these is delivered: a display updated every 1,024 rows
     // showed more delivered than read (`1024 rows read, 1225 delivered`, issue 20).
     this.#steps.showRowsRead();
-    const ledger = this.#steps.ledger;
-    const known = ledger
-      ? ledger.ledger.lookup(
-          ledger.targetId,
-          items.map((i) => i.key),
-        )
-      : new Map<string, LedgerEntry>();
+    const { known, span } = this.#lookup(items);
     if (known instanceof Promise) known.catch(() => undefined);
     this.#ahead++;
     this.#lookedUp = this.#lookedUp.then(async () => {
-      await this.#handle(items, await known);
+      await this.#handle(items, await known, span);
       this.#ahead--;
     });
     // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
@@ -80,17 +77,49 @@ export class LookupQueue {
     return waiting;
   }
 
-  async #handle(items: Item[], known: Map<string, LedgerEntry>): Promise<void> {
+  /** The chunk's look-up: by its span where the ledger keeps spans, else key by key (or nothing known). */
+  #lookup(items: Item[]): { known: SpanLookup | Promise<SpanLookup>; span: SpanTally | undefined } {
+    const { ledger, spans } = this.#steps;
+    if (!ledger) return { known: { delivered: false, entries: new Map() }, span: undefined };
+    const keys = items.map((i) => i.key);
+    const port = ledger.ledger;
+    if (!spans || !port.lookupSpan) {
+      const entries = port.lookup(ledger.targetId, keys);
+      const known = entries instanceof Promise ? entries.then(notSpan) : notSpan(entries);
+      return { known, span: undefined };
+    }
+    const digest = spanDigest(items);
+    return { known: port.lookupSpan(ledger.targetId, keys, digest), span: spans.open(digest, items.length) };
+  }
+
+  async #handle(items: Item[], known: SpanLookup, span: SpanTally | undefined): Promise<void> {
     const { deliverer, knownAlready } = this.#steps;
+    const { entries, delivered } = known;
     for (const item of items) {
       // Handed on now: the deliverer reports every record pushed, also one it refuses after a stop.
       this.waiting--;
-      const entry = known.get(item.key);
-      if (entry && (await knownAlready(item, entry))) continue;
+      // A span delivered: every key a hotter table does not name is delivered at this record's content.
+      const entry =
+        entries.get(item.key) ??
+        (delivered ? { state: 'delivered', contentHash: item.contentHash } : undefined);
+      if (entry) {
+        const taken = knownAlready(item, entry);
+        if (taken === true || (taken !== false && (await taken))) {
+          // Counted `already sent`: delivered at this content (knownAction). Any other known outcome is not.
+          if (entry.state === 'delivered' && entry.contentHash === item.contentHash) span?.delivered();
+          continue;
+        }
+      }
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
+      // Counted once its delivery is recorded (deliver/delivery-account.ts).
+      if (span) item.span = span;
       const room = deliverer.push(item);
       if (room) await room;
     }
   }
+}
+
+function notSpan(entries: Map<string, LedgerEntry>): SpanLookup {
+  return { delivered: false, entries };
 }

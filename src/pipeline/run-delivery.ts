@@ -5,6 +5,7 @@ import { AuthError } from '../errors.js';
 import type { Summary } from '../report/summary.js';
 import type { Deliverer } from '../transport/deliver.js';
 import { makeDeliverer } from './deliver-items.js';
+import { RunSpans } from './delivered-spans.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
 import { knownRecords, type ResendMode } from './known-records.js';
@@ -23,6 +24,9 @@ export interface RunDelivery {
   resent: Resent;
   /** The deliverer's abort once a signal stopped it. */
   stopping: Promise<unknown> | undefined;
+  /** The spans whose records all ended delivered (delivered-spans.ts), where the ledger keeps spans. */
+  spans: RunSpans | undefined;
+  ledger: RunLedger | undefined;
 }
 
 export function openDelivery(
@@ -56,8 +60,9 @@ export function openDelivery(
     reportKnown: deps.known?.reportKnown ?? false,
   });
   const showRowsRead = () => hooks.onRowRead?.(summary.rowsRead);
-  const queue = new LookupQueue({ deliverer, knownAlready, ledger: deps.ledger, showRowsRead });
-  return { deliverer, queue, resent, stopping: undefined };
+  const spans = deps.ledger?.ledger.lookupSpan && deps.ledger.ledger.noteSpans ? new RunSpans() : undefined;
+  const queue = new LookupQueue({ deliverer, knownAlready, ledger: deps.ledger, showRowsRead, spans });
+  return { deliverer, queue, resent, stopping: undefined, spans, ledger: deps.ledger };
 }
 
 /** What earlier runs left outstanding goes first, before any file is read (resend.ts). */
@@ -71,7 +76,7 @@ export async function resendEarlier(
 
 /**
  * SIGINT/SIGTERM stop the deliverer at once, not when the read loop next looks: otherwise the rest of
- * the look-up chunk in progress (up to 512 records) was still sent after the signal, with no bound from
+ * the look-up chunk in progress (then up to 512 records) was still sent after the signal, with no bound from
  * the grace period (found by test/e2e/crash.test.ts). Pushes after the abort are abandoned, that is
  * written pending for `revimport retry` and the next push. Returns the listener's removal.
  */
@@ -103,6 +108,21 @@ export async function closeDelivery(
   summary.batches = stats.batches;
   summary.requests = stats.requests;
   await deliverer.written();
+  await noteSpans(delivery);
+}
+
+/**
+ * The spans whose every record ended delivered, noted once all the run's writes are recorded (a failed write
+ * threw before this). Only an index: a failure to note them costs the next run its speed, nothing else, and a
+ * full disk still stops the run at the ledger's close (its final merge).
+ */
+async function noteSpans({ spans, ledger }: RunDelivery): Promise<void> {
+  if (!spans || !ledger?.ledger.noteSpans || spans.complete.length === 0) return;
+  try {
+    await ledger.ledger.noteSpans(ledger.targetId, spans.complete);
+  } catch {
+    // See above: nothing is lost; the close reports a ledger that cannot be written.
+  }
 }
 
 /**

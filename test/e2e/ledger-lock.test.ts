@@ -10,6 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { endsSpan } from '../../src/pipeline/delivered-spans.js';
 import { root, runCli } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
 import { acceptedIds, exportCsv, pushEnv, range, rowCells, writeExport } from '../helpers/exports.js';
@@ -168,18 +169,20 @@ describe('the SQLite ledger lock across hosts', () => {
   });
 
   it('a push suspended past the stale period loses its lock to the next run, and stops before its next ledger write (exit 4)', async () => {
-    // The first push reads stdin: it starts once it has 64 KiB (the encoding sample) and looks rows up 512 at a
-    // time, so 2048 rows (~90 KB) go out in 4 batches; then it waits for more rows.
-    const first = startCli(['push', '-', '-c', e2e.config, '--batch-size', '512', '--json'], {
+    // The first push reads stdin: it starts once it has 64 KiB (the encoding sample) and looks rows up a span at a
+    // time (delivered-spans.ts: cut where a key says so), so the first `read` rows, ending where a span is cut,
+    // go out in 4 full batches; then it waits for more rows.
+    const read = spanCutFrom(2048);
+    const first = startCli(['push', '-', '-c', e2e.config, '--batch-size', String(read / 4), '--json'], {
       cwd: e2e.work,
       env: env(),
       openStdin: true,
     });
-    first.child.stdin.write(exportCsv({ to: 2048 }));
+    first.child.stdin.write(exportCsv({ to: read }));
     await until(() => deliveredBatches() === 4, 'the first push to record 4 batches delivered');
     first.child.kill('SIGSTOP');
 
-    const rest = writeExport(e2e.work, 'b.csv', { from: 2049, to: 2100 });
+    const rest = writeExport(e2e.work, 'b.csv', { from: read + 1, to: read + 52 });
     const second = await runCli(['push', rest, '-c', e2e.config, '--json', '--wait', '20'], {
       cwd: e2e.work,
       env: env(),
@@ -190,10 +193,10 @@ describe('the SQLite ledger lock across hosts', () => {
     );
     expect(JSON.parse(second.stdout)).toMatchObject({ sent: 52, retried: 0 });
 
-    // Resumed, the first push reads ids 2101-2110: their batch would be its next ledger write.
+    // Resumed, the first push reads 10 more rows: their batch would be its next ledger write.
     first.child.kill('SIGCONT');
     first.child.stdin.end(
-      `${range(2101, 2110)
+      `${range(read + 53, read + 62)
         .map((id) => rowCells(id).join(','))
         .join('\n')}\n`,
     );
@@ -206,13 +209,13 @@ describe('the SQLite ledger lock across hosts', () => {
     expect(JSON.parse(result.stdout), runAccount('the resumed first push', result)).toMatchObject({
       exitCode: 4,
       error: { kind: 'delivery' },
-      sent: 2048,
-      // The batch of 2101-2110 was refused by the lost lock before it reached the ledger: not sent, and not
+      sent: read,
+      // The batch of the 10 rows was refused by the lost lock before it reached the ledger: not sent, and not
       // pending either (nothing holds it), so a later push of those rows sends them (issue 19: true counts).
       pending: 0,
       notSent: 10,
     });
-    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, 2100));
+    expect(acceptedIds(e2e.receiver.accepted)).toEqual(range(1, read + 52));
   });
 });
 
@@ -232,5 +235,16 @@ function deliveredBatches(): number {
     return 0; // not migrated yet
   } finally {
     db.close();
+  }
+}
+
+/** The first count of rows from `at` on (ids 1, 2, ...) that ends where a span is cut and splits into 4 batches. */
+function spanCutFrom(at: number): number {
+  let length = 0;
+  for (let id = 1; ; id++) {
+    length++;
+    if (!endsSpan(`id:${id}`, length)) continue;
+    length = 0;
+    if (id >= at && id % 4 === 0) return id;
   }
 }

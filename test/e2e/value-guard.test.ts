@@ -179,7 +179,7 @@ describe('the value guard past its hold (guard.holdRecords)', () => {
         })
       ).code,
     ).toBe(0);
-    // 3,000 ordinary records held whole, released in look-up chunks of 512; the first request gets a 401.
+    // 3,000 ordinary records held whole, released in look-up spans (delivered-spans.ts); the first request gets a 401.
     const run = await runCli(['push', writeRows('next.csv', 101, 3100), '-c', e2e.config, '--json'], {
       cwd: e2e.work,
       env: e2e.env(e2e.receiver, 'not-the-key-9f3a'),

@@ -26,15 +26,16 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (7) on an empty database, once', () => {
+  it('builds the newest schema (8) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(7);
-    expect(ledgerMigrations).toHaveLength(7);
+    expect(version(db)).toBe(8);
+    expect(ledgerMigrations).toHaveLength(8);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
+      'delivered_spans',
       'inflight',
       'key_filter_pages',
       'key_filter_segments',
@@ -60,7 +61,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(8);
+    expect(version(db)).toBe(9);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -77,16 +78,16 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(7);
+    expect(version(db)).toBe(8);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
 
   it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
     const db = retain(new Database(':memory:'));
-    db.exec('PRAGMA user_version = 9');
+    db.exec('PRAGMA user_version = 10');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 9, newer than this revimport supports (7)');
+    expect(() => migrate(db)).toThrow('has schema version 10, newer than this revimport supports (8)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -101,7 +102,7 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(7);
+    expect(version(raw)).toBe(8);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",

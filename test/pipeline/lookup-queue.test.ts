@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { LedgerEntry } from '../../src/ledger/types.js';
+import { endsSpan, RunSpans, SPAN_MAX, SPAN_MIN, spanDigest } from '../../src/pipeline/delivered-spans.js';
 import type { Item } from '../../src/pipeline/item.js';
 import { LookupQueue } from '../../src/pipeline/lookup-queue.js';
 import type { RunLedger } from '../../src/pipeline/types.js';
@@ -43,7 +44,7 @@ const pending = (id: string) => ({
 });
 
 /** A queue whose deliverer records what it is handed; `delivered` entries count as known. */
-function queueOver(ledgerOrNone: RunLedger | undefined) {
+function queueOver(ledgerOrNone: RunLedger | undefined, spans?: RunSpans) {
   const pushed: Item[] = [];
   const known: Array<[string, string]> = [];
   let shown = 0;
@@ -55,6 +56,7 @@ function queueOver(ledgerOrNone: RunLedger | undefined) {
     },
     ledger: ledgerOrNone,
     showRowsRead: () => void shown++,
+    spans,
   });
   return { queue, pushed, known, shown: () => shown };
 }
@@ -80,15 +82,53 @@ describe('LookupQueue', () => {
     expect([queue.waiting, shown()]).toEqual([0, 1]);
   });
 
-  it('says a chunk is full at its 512th record; an empty flush shows nothing and sends nothing', async () => {
+  it('says a chunk ends where a span is cut; an empty flush shows nothing and sends nothing', async () => {
     const { queue, pushed, shown } = queueOver(undefined);
     await queue.flush();
     expect(shown()).toBe(0);
-    const full = Array.from({ length: 512 }, (_, i) => queue.add(item(String(i))));
-    expect(full.indexOf(true)).toBe(511);
+    const ends = Array.from({ length: SPAN_MAX }, (_, i) => queue.add(item(String(i))));
+    const cut = ends.indexOf(true);
+    // The first key that ends a span (delivered-spans.ts), past SPAN_MIN records and by SPAN_MAX at the latest.
+    expect(cut).toBeGreaterThanOrEqual(SPAN_MIN - 1);
+    expect(cut).toBe(ends.findIndex((_, i) => endsSpan(`id:${i}`, i + 1)));
     await queue.flush();
-    expect(pushed).toHaveLength(512);
+    expect(pushed).toHaveLength(SPAN_MAX);
     expect(shown()).toBe(1);
+  });
+
+  it('looks a span the ledger noted up in one row, and counts it complete again', async () => {
+    const ids = ['1', '2', '3'];
+    ledger.markPending(run.targetId, run.runId, ids.map(pending));
+    ledger.markDelivered(
+      run.targetId,
+      ids.map((id) => `id:${id}`),
+      'k1',
+    );
+    ledger.noteSpans(run.targetId, [{ digest: spanDigest(ids.map(item)), records: 3 }]);
+    const spans = new RunSpans();
+    const { queue, pushed, known } = queueOver(run, spans);
+    for (const id of ids) queue.add(item(id));
+    await queue.flush();
+    await queue.lookedUp;
+    expect(ledger.spanHits).toBe(1);
+    expect(known).toEqual(ids.map((id) => [`id:${id}`, 'delivered']));
+    expect(pushed).toEqual([]);
+    expect(spans.complete).toEqual([{ digest: spanDigest(ids.map(item)), records: 3 }]);
+  });
+
+  it('a span with a record to send is complete only once that record is delivered', async () => {
+    ledger.markPending(run.targetId, run.runId, [pending('1')]);
+    ledger.markDelivered(run.targetId, ['id:1'], 'k1');
+    const spans = new RunSpans();
+    const { queue, pushed } = queueOver(run, spans);
+    for (const id of ['1', '2']) queue.add(item(id));
+    await queue.flush();
+    await queue.lookedUp;
+    expect(ledger.spanHits).toBe(0);
+    expect(pushed.map((i) => i.key)).toEqual(['id:2']);
+    expect(spans.complete).toEqual([]);
+    pushed[0]!.span!.delivered();
+    expect(spans.complete).toHaveLength(1);
   });
 
   it('counts what was never handed on, once', () => {

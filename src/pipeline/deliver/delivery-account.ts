@@ -64,7 +64,10 @@ export class DeliveryAccount implements DeliveryHooks<Item> {
     if (items.length > earlier) hooks.onDelivered?.(items.length - earlier);
     if (earlier > 0) hooks.onResentDelivered?.(earlier);
     this.#parts.settled(items);
-    this.#unrecordedIf(this.#parts.ledger.delivered(items, info.idempotencyKey), items);
+    const recorded = this.#parts.ledger.delivered(items, info.idempotencyKey);
+    this.#unrecordedIf(recorded, items);
+    // A span is noted delivered only from deliveries the ledger recorded (delivered-spans.ts).
+    if (recorded !== undefined) this.#parts.writes.when(recorded, (ok) => ok && spansDelivered(items));
     this.#parts.writes.halt();
   }
 
@@ -102,4 +105,8 @@ export class DeliveryAccount implements DeliveryHooks<Item> {
   #unrecordedIf(answer: Answer | undefined, items: Item[]): void {
     if (answer !== undefined) countUnrecorded(this.#parts.summary, this.#parts.writes, answer, items);
   }
+}
+
+function spansDelivered(items: readonly Item[]): void {
+  for (const item of items) item.span?.delivered();
 }
