@@ -1,7 +1,7 @@
 // `npm run bench`: revimport against the csv-parse ceiling and the naive script, side by side in one run,
 // alternating over several rounds; prints a table and writes bench/results/latest.json.
 // Flags: --rows N (1000000) --rounds R (3) --prefill M --programs a,b --startup --cpu-prof
-// --programs push-main,rerun-main (only when named): push and push again with REVIMPORT_ROW_THREAD=0.
+// --programs push-thread,rerun-thread (only when named): push and push again with REVIMPORT_ROW_THREAD=1.
 // --state postgres://... also pushes into that PostgreSQL ledger (its schema `revimport` dropped before
 // each push), reported beside the SQLite push (issue 15).
 // --baseline DIR also runs push, push again, --check and the lookup (those chosen) with another build (DIR
@@ -149,23 +149,23 @@ const allPrograms = [
     check: (s) => s.rowsRead === rows && s.valid > 0,
   },
 ];
-// The same push with the rows read and checked on the main thread (REVIMPORT_ROW_THREAD=0), on a ledger of
-// its own: the row thread (issue 23) measured against the split it replaced, in the same rounds. Only when
-// named (--programs push,rerun,push-main,rerun-main).
-const mainLedger = path.join(workDir, 'ledger-main.db');
-const onMainThread = (spec) => ({ ...spec, env: { ...spec.env, REVIMPORT_ROW_THREAD: '0' } });
+// The same push with the rows read and checked on the row thread (REVIMPORT_ROW_THREAD=1), on a ledger of its
+// own: the split the default (rows on the main thread, since Session 21) is measured against, in the same rounds.
+// Only when named (--programs push,rerun,push-thread,rerun-thread).
+const threadLedger = path.join(workDir, 'ledger-thread.db');
+const onRowThread = (spec) => ({ ...spec, env: { ...spec.env, REVIMPORT_ROW_THREAD: '1' } });
 const splitPrograms = [
   {
-    name: 'push-main',
-    label: 'push, rows on the main thread',
-    before: () => removeLedger(mainLedger),
-    spec: () => onMainThread(push(mainLedger, ['--rejects', rejectsFile])),
+    name: 'push-thread',
+    label: 'push, rows on the row thread',
+    before: () => removeLedger(threadLedger),
+    spec: () => onRowThread(push(threadLedger, ['--rejects', rejectsFile])),
     check: (s) => s.sent === s.valid && s.rowsRead === rows,
   },
   {
-    name: 'rerun-main',
-    label: 'push again, rows on the main thread',
-    spec: () => onMainThread(push(mainLedger)),
+    name: 'rerun-thread',
+    label: 'push again, rows on the row thread',
+    spec: () => onRowThread(push(threadLedger)),
     check: (s) => s.alreadySent === s.valid && s.sent === 0,
   },
 ];
@@ -210,8 +210,8 @@ const chosen = wanted
   : allPrograms;
 const programs = values.baseline === undefined ? chosen : [...chosen, ...onBaseline(chosen, values.baseline)];
 if (wanted?.includes('rerun') && !wanted.includes('push')) throw new Error('--programs: rerun needs push');
-if (wanted?.includes('rerun-main') && !wanted.includes('push-main'))
-  throw new Error('--programs: rerun-main needs push-main');
+if (wanted?.includes('rerun-thread') && !wanted.includes('push-thread'))
+  throw new Error('--programs: rerun-thread needs push-thread');
 if (wanted?.includes('pg-rerun') && !wanted.includes('pg-push'))
   throw new Error('--programs: pg-rerun needs pg-push');
 
@@ -328,7 +328,7 @@ function rotate(list, round) {
     ['rerun', 'push'],
     ['rerun@base', 'push@base'],
     ['pg-rerun', 'pg-push'],
-    ['rerun-main', 'push-main'],
+    ['rerun-thread', 'push-thread'],
   ]) {
     const rerun = turned.findIndex((p) => p.name === again);
     if (rerun < 0) continue;

@@ -47,7 +47,7 @@ export async function runPipeline(
     if (useRowThread(deps.rowThread, settings, options)) {
       await checkFilesOnThread(rowThreadData(settings, options, deps), steps);
     } else {
-      // Here, between the run's other work: a small input, stdin, a transform.
+      // Here, between the run's other work (the default; stdin and a transform always).
       const { stdin, signal: stop, wallClock } = deps;
       await readAndCheck(settings, options.files, { stdin, signal: stop, wallClock }, steps);
     }

@@ -42,8 +42,8 @@ export interface RunDeps {
    */
   revenue?: DayRevenueTally;
   /**
-   * Where the rows are read and checked (issue 23): `on` a thread of their own, `off` this thread, `auto`
-   * (default) the row thread for inputs of 4 MiB or more (row-thread/row-thread.ts).
+   * Where the rows are read and checked (issue 23): `on` a thread of their own, `off` (default) this thread
+   * (row-thread/row-thread.ts `useRowThread`).
    */
   rowThread?: RowThreadMode;
   /** For tests: backoff base (ms). */

@@ -273,10 +273,9 @@ function withoutInvalid(writer: RejectsWriter): RejectsWriter {
 }
 
 /**
- * REVIMPORT_ROW_THREAD: `1` reads and checks the rows on a thread of their own always, `0` never; unset or
- * anything else, for inputs of 4 MiB or more (issue 23; the tests run both ways).
+ * REVIMPORT_ROW_THREAD: `1` reads and checks the rows on a thread of their own; unset or anything else, on the
+ * main thread (issue 23, row-thread.ts `useRowThread`; the tests run both ways).
  */
 function rowThreadMode(env: NodeJS.ProcessEnv): RowThreadMode {
-  const value = env.REVIMPORT_ROW_THREAD;
-  return value === '1' ? 'on' : value === '0' ? 'off' : 'auto';
+  return env.REVIMPORT_ROW_THREAD === '1' ? 'on' : 'off';
 }

@@ -22,7 +22,7 @@ export type RowSettings = Pick<
 >;
 
 /** Where a run's rows are read: `on` the row thread, `off` the main thread, `auto` by the inputs (row-thread.ts). */
-export type RowThreadMode = 'auto' | 'on' | 'off';
+export type RowThreadMode = 'on' | 'off';
 
 export interface RowThreadData {
   settings: RowSettings;

@@ -1,7 +1,6 @@
 // The main thread's side of the row thread (issue 23): starts it, takes its batches in order and does with
 // each event what the read loop on this thread does (check-files.ts): the same counts, hooks and takes, so
 // a run reads the same whichever thread checks its rows. A stop (a signal, the value guard) ends the thread.
-import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { withYoungGeneration } from '../../young-generation.js';
 import { type FileTally, settleTake } from '../check-files.js';
@@ -12,39 +11,27 @@ import { BatchReader, type RowEvent } from './batch-codec.js';
 import type { RowSettings, RowThreadData, RowThreadMode, ToMain, ToRows } from './messages.js';
 import { reviveError } from './thread-error.js';
 
-/** `auto` starts the thread for inputs of this many bytes or more: below, starting it costs more than it saves. */
-const AUTO_BYTES = 4 * 1024 * 1024;
+/**
+ * Whether a run's rows are read on the row thread: only when asked for (`on`, REVIMPORT_ROW_THREAD=1), and never
+ * for stdin (one reader of the process's stdin) nor with a transform (a function of the config, which cannot cross
+ * threads). Measured on the 2-core machine of bench/README.md ("Session 21"): once a re-push looks its records up
+ * by span, the rows on the main thread take less CPU and less wall time than the row thread for a push and a
+ * re-push alike (the thread's batches cost more than the main thread's share it takes over) and 10-40 MiB less
+ * memory; until Session 20 the thread paid for large inputs, and `auto` started it at 4 MiB.
+ */
+export function useRowThread(
+  mode: RowThreadMode | undefined,
+  settings: Pick<RowSettings, 'transform'>,
+  options: { files: readonly string[] },
+): boolean {
+  return mode === 'on' && settings.transform === undefined && !options.files.includes('-');
+}
 
 /**
  * The row thread's semi-space size (MiB), fixed at its start. Paired, 3 rounds of a 300k-row push against the
  * 1-or-8 MiB of before: 2 MiB peaked at 171-175 MiB against 186-190 for 1.06-1.08 x CPU; 4 MiB 179-190.
  */
 export const ROW_SEMI_SPACE_MIB = 2;
-
-/**
- * Whether a run's rows are read on the row thread: never for stdin (one reader of the process's stdin) nor
- * with a transform (a function of the config, which cannot cross threads); `auto` for a push of large inputs
- * (`--check` has nothing else for the main thread to do: the thread would only add the hand-over).
- */
-export function useRowThread(
-  mode: RowThreadMode | undefined,
-  settings: Pick<RowSettings, 'transform'>,
-  options: { files: readonly string[]; check: boolean },
-): boolean {
-  const { files, check } = options;
-  if (mode === 'off' || settings.transform !== undefined || files.includes('-')) return false;
-  if (mode === 'on') return true;
-  if (check) return false;
-  let bytes = 0;
-  for (const file of files) {
-    try {
-      bytes += statSync(file).size;
-    } catch {
-      // A file that cannot be read is reported by the reading, on whichever thread.
-    }
-  }
-  return bytes >= AUTO_BYTES;
-}
 
 export interface ThreadSteps {
   take: TakeOutcome;
