@@ -15,9 +15,10 @@ import { reviveError } from './thread-error.js';
  * Whether a run's rows are read on the row thread: only when asked for (`on`, REVIMPORT_ROW_THREAD=1), and never
  * for stdin (one reader of the process's stdin) nor with a transform (a function of the config, which cannot cross
  * threads). Measured on the 2-core machine of bench/README.md ("Session 21"): once a re-push looks its records up
- * by span, the rows on the main thread take less CPU and less wall time than the row thread for a push and a
- * re-push alike (the thread's batches cost more than the main thread's share it takes over) and 10-40 MiB less
- * memory; until Session 20 the thread paid for large inputs, and `auto` started it at 4 MiB.
+ * by span, the rows on the main thread take 15 % less CPU than the row thread and up to 20 MiB less memory, about
+ * the same wall time for a push (1.03 x) and less for a re-push (0.87 x): the thread's batches cost more than the
+ * main thread's share it takes over. Until Session 20 the thread paid for large inputs, and `auto` started it at
+ * 4 MiB.
  */
 export function useRowThread(
   mode: RowThreadMode | undefined,
