@@ -117,8 +117,6 @@ export class Ledger implements LedgerStore {
   readonly #lookupAll: (targetId: number, keys: readonly string[]) => Map<string, LedgerEntry>;
   /** `lookupSpan` in one read transaction: the span's row and the hot tables seen in one state of the file. */
   readonly #lookupSpanAll: (targetId: number, keys: readonly string[], digest: string) => SpanLookup;
-  /** Spans `lookupSpan` found delivered (what the tests of delivered spans read). */
-  spanHits = 0;
 
   constructor(db: Database.Database, now: () => number, withoutLock = false, guard: () => void = () => {}) {
     this.#withoutLock = withoutLock;
@@ -319,14 +317,22 @@ export class Ledger implements LedgerStore {
   #lookupSpanIn(targetId: number, keys: readonly string[], digest: string): SpanLookup {
     const span = this.#stmt.spanKnown.get({ target: targetId, digest }) as { records: number } | undefined;
     if (span?.records !== keys.length) return { delivered: false, entries: this.#lookupIn(targetId, keys) };
-    this.spanHits++;
     const entries = new Map<string, LedgerEntry>();
-    if ((this.#stmt.hotAny.get() as { any: number }).any === 0) return { delivered: true, entries };
+    if (this.#hotAny()) this.#readHot(entries, targetId, keys);
+    return { delivered: true, entries };
+  }
+
+  /** Whether any hot table (pending, failed, staged) holds a row: else their lookup is skipped. */
+  #hotAny(): boolean {
+    return (this.#stmt.hotAny.get() as { any: number }).any === 1;
+  }
+
+  /** The keys' rows in the hot tables into `found`, a chunk of keys a statement; a hotter state wins. */
+  #readHot(found: Map<string, LedgerEntry>, targetId: number, keys: readonly string[]): void {
     for (let start = 0; start < keys.length; start += chunkSize) {
       const chunk = keys.slice(start, start + chunkSize);
-      readRows(entries, chunk, this.#stmt.lookupHot.all(params(targetId, chunk)));
+      readRows(found, chunk, this.#stmt.lookupHot.all(params(targetId, chunk)));
     }
-    return { delivered: true, entries };
   }
 
   /**
@@ -348,16 +354,15 @@ export class Ledger implements LedgerStore {
 
   #lookupIn(targetId: number, keys: readonly string[]): Map<string, LedgerEntry> {
     const found = new Map<string, LedgerEntry>();
-    const hot = (this.#stmt.hotAny.get() as { any: number }).any === 1;
     const filter = this.#filter.current();
+    // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one, so the records
+    // table is read first. A row names its key by its position in the chunk.
     for (let start = 0; start < keys.length; start += chunkSize) {
       const chunk = keys.slice(start, start + chunkSize);
-      // Rows come cold to hot (statements.ts): a key's hotter state overwrites its colder one. A row names
-      // its key by its position in the chunk.
       const probed = filter ? maybeIn(filter, targetId, chunk) : chunk;
       if (probed.length > 0) readRows(found, probed, this.#stmt.lookupRecords.all(params(targetId, probed)));
-      if (hot) readRows(found, chunk, this.#stmt.lookupHot.all(params(targetId, chunk)));
     }
+    if (this.#hotAny()) this.#readHot(found, targetId, keys);
     return found;
   }
 

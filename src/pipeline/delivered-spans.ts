@@ -35,18 +35,29 @@ function keyCut(key: string): number {
  * `\uFFFD` one key) after its length, and a content hash is 32 hex characters: one text per sequence of records.
  */
 export function spanDigest(records: readonly { key: string; contentHash: string }[]): string {
+  // Written into one reused buffer, a record at a time, and hashed a buffer's worth at once: the text built
+  // per record (`${length}:${key}${hash}`) was a few strings a record to collect. The bytes are the same.
   const hash = createHash('sha256');
-  let text = '';
+  let at = 0;
   for (const { key, contentHash } of records) {
-    text += `${key.length}:${key}${contentHash}`;
-    if (text.length >= 8192) {
-      hash.update(text, 'utf16le');
-      text = '';
+    // Two bytes a unit: up to 16 digits of length and `:`, the key, the content hash.
+    const bytes = 2 * (17 + key.length + contentHash.length);
+    if (at + bytes > digestScratch.length) {
+      hash.update(digestScratch.subarray(0, at));
+      at = 0;
+      if (bytes > digestScratch.length) digestScratch = Buffer.allocUnsafeSlow(bytes);
     }
+    at += digestScratch.write(String(key.length), at, 'utf16le');
+    at += digestScratch.write(':', at, 'utf16le');
+    at += digestScratch.write(key, at, 'utf16le');
+    at += digestScratch.write(contentHash, at, 'utf16le');
   }
-  hash.update(text, 'utf16le');
+  hash.update(digestScratch.subarray(0, at));
   return hash.digest('hex').slice(0, 32);
 }
+
+/** spanDigest's buffer: 16 KiB, grown (never shrunk) for a longer record. */
+let digestScratch = Buffer.allocUnsafeSlow(16384);
 
 /**
  * One span of a run: counted once per record that ends delivered at the content the digest names. Complete

@@ -1,9 +1,10 @@
 // Valid records on their way to the deliverer: gathered in chunks, looked up in the ledger (what it
 // knows already is counted, not sent: known-records.ts), then pushed in the order they were read.
 // The chunks are spans (delivered-spans.ts): a ledger that noted a span delivered answers it with one row.
+import type { LedgerPort } from '../ledger/ledger-port.js';
 import type { LedgerEntry, SpanLookup } from '../ledger/types.js';
 import type { Deliverer } from '../transport/deliver.js';
-import { endsSpan, type RunSpans, type SpanTally, spanDigest } from './delivered-spans.js';
+import { endsSpan, RunSpans, type SpanTally, spanDigest } from './delivered-spans.js';
 import type { Item } from './item.js';
 import type { RunLedger } from './types.js';
 
@@ -17,8 +18,13 @@ export interface LookupSteps {
   ledger: RunLedger | undefined;
   /** Shows the rows read so far. */
   showRowsRead(): void;
-  /** The run's spans, counted as their records end delivered; absent: no spans (a ledger without them). */
-  spans?: RunSpans | undefined;
+}
+
+/** A ledger that keeps spans: LedgerPort's two optional span methods, both there. */
+type SpanLedger = Required<Pick<LedgerPort, 'lookupSpan' | 'noteSpans'>>;
+
+function spanLedger(port: LedgerPort | undefined): SpanLedger | undefined {
+  return port?.lookupSpan && port.noteSpans ? (port as SpanLedger) : undefined;
 }
 
 export class LookupQueue {
@@ -33,9 +39,18 @@ export class LookupQueue {
   #lookedUp: Promise<void> = Promise.resolve();
   #ahead = 0;
   readonly #steps: LookupSteps;
+  /** Where the ledger keeps spans: it, and the run's spans, counted as their records end delivered. */
+  readonly #spans: { ledger: SpanLedger; run: RunSpans } | undefined;
 
   constructor(steps: LookupSteps) {
     this.#steps = steps;
+    const ledger = spanLedger(steps.ledger?.ledger);
+    this.#spans = ledger && { ledger, run: new RunSpans() };
+  }
+
+  /** The run's spans; none where the ledger keeps no spans. */
+  get spans(): RunSpans | undefined {
+    return this.#spans?.run;
   }
 
   /** Queues a record; true when its chunk (a span) ends and is to be flushed. */
@@ -77,19 +92,37 @@ export class LookupQueue {
     return waiting;
   }
 
+  /**
+   * Notes the spans whose every record ended delivered, once the run's writes are recorded. Only an index: a
+   * failure costs the next run its speed, nothing else (a full disk still stops the run at the ledger's close).
+   */
+  async noteSpans(): Promise<void> {
+    const spans = this.#spans;
+    const targetId = this.#steps.ledger?.targetId;
+    if (!spans || targetId === undefined || spans.run.complete.length === 0) return;
+    try {
+      await spans.ledger.noteSpans(targetId, spans.run.complete);
+    } catch {
+      // See above: nothing is lost.
+    }
+  }
+
   /** The chunk's look-up: by its span where the ledger keeps spans, else key by key (or nothing known). */
   #lookup(items: Item[]): { known: SpanLookup | Promise<SpanLookup>; span: SpanTally | undefined } {
-    const { ledger, spans } = this.#steps;
+    const { ledger } = this.#steps;
     if (!ledger) return { known: { delivered: false, entries: new Map() }, span: undefined };
     const keys = items.map((i) => i.key);
-    const port = ledger.ledger;
-    if (!spans || !port.lookupSpan) {
-      const entries = port.lookup(ledger.targetId, keys);
+    const spans = this.#spans;
+    if (!spans) {
+      const entries = ledger.ledger.lookup(ledger.targetId, keys);
       const known = entries instanceof Promise ? entries.then(notSpan) : notSpan(entries);
       return { known, span: undefined };
     }
     const digest = spanDigest(items);
-    return { known: port.lookupSpan(ledger.targetId, keys, digest), span: spans.open(digest, items.length) };
+    return {
+      known: spans.ledger.lookupSpan(ledger.targetId, keys, digest),
+      span: spans.run.open(digest, items.length),
+    };
   }
 
   async #handle(items: Item[], known: SpanLookup, span: SpanTally | undefined): Promise<void> {

@@ -5,7 +5,6 @@ import { AuthError } from '../errors.js';
 import type { Summary } from '../report/summary.js';
 import type { Deliverer } from '../transport/deliver.js';
 import { makeDeliverer } from './deliver-items.js';
-import { RunSpans } from './delivered-spans.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
 import { knownRecords, type ResendMode } from './known-records.js';
@@ -24,9 +23,6 @@ export interface RunDelivery {
   resent: Resent;
   /** The deliverer's abort once a signal stopped it. */
   stopping: Promise<unknown> | undefined;
-  /** The spans whose records all ended delivered (delivered-spans.ts), where the ledger keeps spans. */
-  spans: RunSpans | undefined;
-  ledger: RunLedger | undefined;
 }
 
 export function openDelivery(
@@ -60,9 +56,8 @@ export function openDelivery(
     reportKnown: deps.known?.reportKnown ?? false,
   });
   const showRowsRead = () => hooks.onRowRead?.(summary.rowsRead);
-  const spans = deps.ledger?.ledger.lookupSpan && deps.ledger.ledger.noteSpans ? new RunSpans() : undefined;
-  const queue = new LookupQueue({ deliverer, knownAlready, ledger: deps.ledger, showRowsRead, spans });
-  return { deliverer, queue, resent, stopping: undefined, spans, ledger: deps.ledger };
+  const queue = new LookupQueue({ deliverer, knownAlready, ledger: deps.ledger, showRowsRead });
+  return { deliverer, queue, resent, stopping: undefined };
 }
 
 /** What earlier runs left outstanding goes first, before any file is read (resend.ts). */
@@ -108,21 +103,8 @@ export async function closeDelivery(
   summary.batches = stats.batches;
   summary.requests = stats.requests;
   await deliverer.written();
-  await noteSpans(delivery);
-}
-
-/**
- * The spans whose every record ended delivered, noted once all the run's writes are recorded (a failed write
- * threw before this). Only an index: a failure to note them costs the next run its speed, nothing else, and a
- * full disk still stops the run at the ledger's close (its final merge).
- */
-async function noteSpans({ spans, ledger }: RunDelivery): Promise<void> {
-  if (!spans || !ledger?.ledger.noteSpans || spans.complete.length === 0) return;
-  try {
-    await ledger.ledger.noteSpans(ledger.targetId, spans.complete);
-  } catch {
-    // See above: nothing is lost; the close reports a ledger that cannot be written.
-  }
+  // The spans whose every record ended delivered, once all the run's writes are recorded (a failed one threw).
+  await queue.noteSpans();
 }
 
 /**

@@ -81,6 +81,7 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
       reprice: undefined,
       batch: undefined,
       perRecord: undefined,
+      span: undefined,
     };
     return queue.add(item);
   };
