@@ -124,3 +124,30 @@ it('journal rows crossing to the writer in moved buffers are stored exactly, as 
   expect(stored.map((row) => [row.bodyType, row.keysType])).toEqual(sent.map(() => ['text', 'text']));
   expect(stored.map((row) => ({ body: row.body, keys: row.keys }))).toEqual(sent);
 });
+
+// A run waits for its ledger threads to run before its first row (WorkerLedger.started): settled once a thread
+// runs, also one whose ledger cannot be opened (it runs, then fails), whose calls then fail instead of hanging.
+const startingRun = `
+import { openLedger } from './code/ledger/ledger.js';
+import { WorkerLedger } from './code/ledger/worker-ledger.js';
+import { dirname } from 'node:path';
+const path = process.argv[2];
+const ledger = openLedger(path);
+const good = new WorkerLedger(ledger);
+await good.started();
+const started = await good.merge();
+await good.close();
+ledger.close();
+// The folder is no ledger file: the thread's open fails as it starts.
+const bad = new WorkerLedger({ path: dirname(path) });
+await bad.started();
+const failed = await bad.merge().then(() => 'answered', (error) => error.name);
+await bad.close().catch(() => undefined);
+process.stdout.write(JSON.stringify({ started, failed }));
+`;
+
+it('a worker ledger is started once its thread runs, also when the thread then fails', async () => {
+  const { code: exit, printed } = await runScript('starting-run.mjs', startingRun);
+  expect(exit).toBe(0);
+  expect(printed).toEqual({ started: 0, failed: 'LedgerWorkerExit' });
+});

@@ -267,6 +267,7 @@ async function holding<L extends LedgerStore>(
     await saveReport(session, ledger, runId, summary, code, finishedAt);
   };
   const thread = worker(ledger);
+  await thread?.started();
   try {
     const summary = await body({ ledger: thread ?? ledger, targetId, runId }, facts).then(
       async (done) => {
