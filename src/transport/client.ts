@@ -1,12 +1,13 @@
 // The one network call: POST a JSON body to the revenues endpoint over an undici dispatcher, with a
 // bounded read of the answer. No retry or decision here (classify.ts, deliver.ts make those).
 import { performance } from 'node:perf_hooks';
-import { type Dispatcher, Pool, ProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.js';
 import { quote } from '../quote.js';
 import { urlProblem } from '../url-problem.js';
 import { isLoopback } from './proxy.js';
 import { maxResponseBytes, type ResponseHeaders } from './response.js';
+import { Pool, ProxyAgent } from './undici-parts.js';
 
 export { maxResponseBytes } from './response.js';
 
