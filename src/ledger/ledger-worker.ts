@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type JournalSlot, slotParts } from './journal-slots.js';
 import { type Lease, leaseGuard } from './lease.js';
-import { openLedger } from './ledger.js';
+import { openLedger, writerCacheKiB } from './ledger.js';
 
 /** A call from the main thread: a method of Ledger (`close` ends the worker) and its arguments. */
 export interface WorkerCall {
@@ -19,6 +19,7 @@ const { path, reader, lease } = workerData as { path: string; reader?: boolean; 
 const ledger = openLedger(path, {
   withoutLock: reader === true,
   ...(lease && !reader ? { guard: leaseGuard(lease) } : {}),
+  ...(reader ? {} : { cacheKiB: writerCacheKiB }),
 });
 const methods = ledger as unknown as Record<string, (...args: unknown[]) => unknown>;
 

@@ -55,7 +55,22 @@ export interface OpenLedgerOptions {
   readonly withoutLock?: boolean;
   /** Called before each write: throws once the run lost its lock (lease.ts `leaseGuard`), so the run stops. */
   readonly guard?: () => void;
+  /** The connection's page cache, KiB (default `lookupCacheKiB`); a writer that never looks up needs less. */
+  readonly cacheKiB?: number;
 }
+
+/**
+ * The page cache of a connection that looks keys up: it holds the hot tables and most of the records B-tree's
+ * interior pages (~5 MiB at 5M records). See openLedger.
+ */
+export const lookupCacheKiB = 4096;
+/**
+ * The page cache of the run's writer thread (ledger-worker.ts): it appends journal rows, settles them and merges,
+ * in key order. SQLite's sorter takes its run size from the cache size (2 MiB at least, on 8 KiB pages), one run
+ * per sorting thread: a 1M-entry merge peaked 4 MiB above its start against 8 with 4 MiB, in the same time
+ * (2.1-2.2 s against 2.0-2.3; bench/README.md, "Session 22").
+ */
+export const writerCacheKiB = 2048;
 
 /** Keys per statement. The JSON parameter's size, not SQLite's variable limit, is what this bounds. */
 const chunkSize = 500;
@@ -816,9 +831,9 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
     // process, for a syscall per page. The page cache size made no measurable difference to lookups or
     // writes between 2 and 16 MiB (1M random keys). Each connection (main thread, writer) has its own: 8
     // MiB each made a 1M-row push peak at 173 MiB, 2 MiB at 157 (bench/README.md, issue 23); 4 MiB holds the
-    // hot tables and most of the records B-tree's interior pages (~5 MiB at 5M records).
+    // hot tables and most of the records B-tree's interior pages (~5 MiB at 5M records): the writer's is smaller.
     db.exec('PRAGMA mmap_size = 0');
-    db.exec('PRAGMA cache_size = -4096');
+    db.exec(`PRAGMA cache_size = -${options.cacheKiB ?? lookupCacheKiB}`);
     // Each batch commits twice (pending, then delivered): 64 MiB of WAL at most checkpoints less often than
     // the default 1000 pages and folds repeated writes of a page (the hot tables, a merge's records pages)
     // into one; the WAL is written with write(), so it costs disk, not memory. Measured again after the
