@@ -5,7 +5,9 @@
 // set once the process runs; the heap's size limits cannot (they are fixed when the heap is created), and a
 // hard limit would turn a large lookup file or a long outstanding list into an out-of-memory crash anyway.
 // Measured on 300k-row pushes, paired against V8's default (bench/README.md): 20, 35 and 60 % all peak at
-// 179-185 MiB for 5-20 % more CPU (noisy), 100 % at 195-220 MiB; 50 % is the step kept.
+// 179-185 MiB for 5-20 % more CPU (noisy), 100 % at 195-220 MiB; 50 % was kept. Measured again at 1M rows once
+// the rest had shrunk (Session 22, three paired runs of 3 rounds against 50 %): 25 % peaks 0.96-1.01 x for a
+// push and 0.92-0.93 x for a push again, for 0.85-1.07 x the CPU (no trend): 25 % is the step now.
 //
 // The young generation (issue 23, "memory flat"): V8 doubles its semi-spaces up to 16 MiB each (32 MiB of
 // RSS) while rows survive their look-up chunk; `--max-semi-space-size` is also fixed at heap creation, but
@@ -19,7 +21,7 @@ import type { Worker } from 'node:worker_threads';
 import { userSizesYoung } from '../young-generation.js';
 
 /** Heap growing step for a run: 1 + percent/100 of the live heap after each full collection. */
-export const heapGrowingPercent = 50;
+export const heapGrowingPercent = 25;
 
 /**
  * The V8 flag to set, or undefined when the user tunes the heap growing themselves on node's command line
