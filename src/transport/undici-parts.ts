@@ -3,7 +3,8 @@
 // 40-70 ms of start-up a push never used (measured: `require('undici')` against these parts, 60.2 against
 // 51.5 MiB, 0.24-0.32 against 0.21 s). undici has no `exports` map, so its files are reachable by path; the
 // request methods (`request`, `stream`, ...) are put on the dispatcher's prototype by its index, as here.
-// The package's version is pinned by the lock file: a layout change fails every push test at once.
+// Its files are not a public interface, so package.json pins undici's exact version (an install without the lock
+// file, `npm install -g`, would otherwise take a newer 7.x); a layout change in an upgrade fails every push test.
 import { createRequire } from 'node:module';
 import type { Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
 
