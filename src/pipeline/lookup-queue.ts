@@ -39,13 +39,13 @@ export class LookupQueue {
   #lookedUp: Promise<void> = Promise.resolve();
   #ahead = 0;
   readonly #steps: LookupSteps;
-  /** Where the ledger keeps spans: it, and the run's spans, counted as their records end delivered. */
-  readonly #spans: { ledger: SpanLedger; run: RunSpans } | undefined;
+  /** Where the ledger keeps spans: it, the run's target, and its spans, counted as their records end delivered. */
+  readonly #spans: { ledger: SpanLedger; targetId: number; run: RunSpans } | undefined;
 
   constructor(steps: LookupSteps) {
     this.#steps = steps;
     const ledger = spanLedger(steps.ledger?.ledger);
-    this.#spans = ledger && { ledger, run: new RunSpans() };
+    this.#spans = ledger && steps.ledger && { ledger, targetId: steps.ledger.targetId, run: new RunSpans() };
   }
 
   /** The run's spans; none where the ledger keeps no spans. */
@@ -98,10 +98,9 @@ export class LookupQueue {
    */
   async noteSpans(): Promise<void> {
     const spans = this.#spans;
-    const targetId = this.#steps.ledger?.targetId;
-    if (!spans || targetId === undefined || spans.run.complete.length === 0) return;
+    if (!spans || spans.run.complete.length === 0) return;
     try {
-      await spans.ledger.noteSpans(targetId, spans.run.complete);
+      await spans.ledger.noteSpans(spans.targetId, spans.run.complete);
     } catch {
       // See above: nothing is lost.
     }
@@ -120,7 +119,7 @@ export class LookupQueue {
     }
     const digest = spanDigest(items);
     return {
-      known: spans.ledger.lookupSpan(ledger.targetId, keys, digest),
+      known: spans.ledger.lookupSpan(spans.targetId, keys, digest),
       span: spans.run.open(digest, items.length),
     };
   }
