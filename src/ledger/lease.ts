@@ -4,6 +4,7 @@
 // write, and stops there: the way the PostgreSQL advisory lock's `check()` stops a run that lost it.
 
 import { Worker } from 'node:worker_threads';
+import { startWorker } from '../young-generation.js';
 import { readRaw, replaceWhole, underGuard, underGuardWaiting } from './lock-files.js';
 
 /** What a lock file holds. */
@@ -130,14 +131,18 @@ export function leaseGuard(lease: Lease): () => void {
   };
 }
 
-/** Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive. */
-export function startRenewal(lease: Lease, everyMs: number): void {
-  const worker = new Worker(new URL('./lease-worker.js', import.meta.url), {
-    workerData: { lease, everyMs },
-  });
-  worker.unref();
+/**
+ * Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive.
+ * Settles once the thread runs (or failed to: see below), before the run's rows are read (young-generation.ts).
+ */
+export function startRenewal(lease: Lease, everyMs: number): Promise<void> {
+  const { worker, started } = startWorker(
+    () => new Worker(new URL('./lease-worker.js', import.meta.url), { workerData: { lease, everyMs } }),
+  );
   // Without renewals the lock would lapse during the next quiet stretch: the next ledger write stops the run.
   worker.on('error', () => Atomics.store(flags(lease), threadFailed, 1));
+  // Unreferenced once it runs: before, it is the start's wait that keeps the process alive (exit 13 otherwise).
+  return started.then(() => void worker.unref());
 }
 
 /** Ends the renewals (the thread's wait wakes at once). */

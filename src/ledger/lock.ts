@@ -148,13 +148,13 @@ export function judgeLock(
   return { state: context.now - lastRenewedMs > staleMs ? 'not renewed' : 'live', lastRenewedMs };
 }
 
-function held(
+async function held(
   lease: Lease,
   replaced: ReplacedLock | undefined,
   thread: boolean,
   now: () => number,
-): HeldLock {
-  if (thread) startRenewal(lease, Math.max(10, lease.holder.staleAfterMs / 12));
+): Promise<HeldLock> {
+  if (thread) await startRenewal(lease, Math.max(10, lease.holder.staleAfterMs / 12));
   let released = false;
   return {
     lease,

@@ -1,6 +1,7 @@
 // The ledger on a second thread (issue 14): the run's writes go to a worker with its own connection and run
 // there in order, so the main thread keeps reading, checking and sending meanwhile.
 import { Worker } from 'node:worker_threads';
+import { startWorker } from '../young-generation.js';
 import { packJournal } from './journal-entries.js';
 import { JournalSlots } from './journal-slots.js';
 import type { Lease } from './lease.js';
@@ -42,12 +43,10 @@ class Thread {
   readonly started: Promise<void>;
 
   constructor(path: string, reader: boolean, lease?: Lease) {
-    this.worker = new Worker(new URL('./ledger-worker.js', import.meta.url), {
-      workerData: { path, reader, lease },
-    });
-    this.started = new Promise((resolve) => {
-      for (const event of ['online', 'error', 'exit']) this.worker.once(event, () => resolve());
-    });
+    ({ worker: this.worker, started: this.started } = startWorker(
+      () =>
+        new Worker(new URL('./ledger-worker.js', import.meta.url), { workerData: { path, reader, lease } }),
+    ));
     this.worker.on('message', (answer: Answer) => {
       const waiter = this.#waiting.get(answer.id);
       this.#waiting.delete(answer.id);
@@ -117,12 +116,7 @@ export class WorkerLedger implements LedgerPort {
     this.#reader = options.lookups === 'main' ? undefined : new Thread(ledger.path, true);
   }
 
-  /**
-   * Settles once its threads run (or failed to). A run waits for it before its first row: while a thread
-   * starts, the process's V8 flags are set again, the young generation's growth factor back to V8's 2
-   * (cli/heap.ts), and a main thread reading rows meanwhile doubled its new space to 16 MiB (1 push in 2 at
-   * 1M rows).
-   */
+  /** Settles once its threads run (or failed to): a run waits for it before its first row (young-generation.ts). */
   async started(): Promise<void> {
     await Promise.all([this.#writer.started, this.#reader?.started]);
   }

@@ -2,7 +2,7 @@
 // each event what the read loop on this thread does (check-files.ts): the same counts, hooks and takes, so
 // a run reads the same whichever thread checks its rows. A stop (a signal, the value guard) ends the thread.
 import { Worker } from 'node:worker_threads';
-import { withYoungGeneration } from '../../young-generation.js';
+import { startWorker } from '../../young-generation.js';
 import { type FileTally, settleTake } from '../check-files.js';
 import type { PipelineHooks } from '../hooks.js';
 import type { RunTally } from '../run-tally.js';
@@ -45,6 +45,7 @@ export interface ThreadSteps {
 export async function checkFilesOnThread(data: RowThreadData, steps: ThreadSteps): Promise<void> {
   const thread = new RowThread(data);
   try {
+    await thread.started;
     await consume(thread, steps);
   } finally {
     await thread.end();
@@ -131,6 +132,8 @@ function apply(event: RowEvent, steps: ThreadSteps, state: { summing: boolean })
 /** The worker and the messages it sent that the run has not taken yet. */
 class RowThread {
   readonly #worker: Worker;
+  /** Settles once the thread runs, or failed to (its error then comes as a message). */
+  readonly started: Promise<void>;
   readonly #queue: ToMain[] = [];
   #waiter: ((message: ToMain | undefined) => void) | undefined;
   #waiterInterruptible = false;
@@ -140,14 +143,14 @@ class RowThread {
   constructor(data: RowThreadData) {
     // The young generation: semi-spaces of ROW_SEMI_SPACE_MIB from the start, and no larger (young-generation.ts;
     // the limit is both semi-spaces). Before, a 16 MiB limit and V8's growth: 1 or 8 MiB semi-spaces by chance.
-    this.#worker = withYoungGeneration(
-      ROW_SEMI_SPACE_MIB,
+    ({ worker: this.#worker, started: this.started } = startWorker(
       () =>
         new Worker(new URL('./row-worker.js', import.meta.url), {
           workerData: data,
           resourceLimits: { maxYoungGenerationSizeMb: 2 * ROW_SEMI_SPACE_MIB },
         }),
-    );
+      ROW_SEMI_SPACE_MIB,
+    ));
     this.#worker.on('message', (message: ToMain) => this.#deliver(message));
     // An uncaught error or an exit before `done` (out of memory) ends the run as an internal error.
     this.#worker.on('error', (error) => this.#deliver(failure(`the row thread failed: ${error.message}`)));
