@@ -131,21 +131,58 @@ export function leaseGuard(lease: Lease): () => void {
   };
 }
 
-/**
- * Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive.
- * Settles once the thread runs (or failed to: see below), before the run's rows are read (young-generation.ts).
- */
-export function startRenewal(lease: Lease, everyMs: number): Promise<void> {
+/** How often a lease is renewed: every twelfth of its stale period (10 ms at least). */
+export function renewalEveryMs(lease: Lease): number {
+  return Math.max(10, lease.holder.staleAfterMs / 12);
+}
+
+/** The lease's own thread, started by `startRenewal`. */
+export interface RenewalThread {
+  /** Settles once the thread runs (or failed to: see below), before the run's rows are read (young-generation.ts). */
+  readonly started: Promise<void>;
+  /** Ends the thread (`stopRenewal`); settles once it has. */
+  end(): Promise<void>;
+}
+
+/** Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive. */
+export function startRenewal(lease: Lease, everyMs: number): RenewalThread {
+  Atomics.store(flags(lease), stop, 0);
   const { worker, started } = startWorker(
     () => new Worker(new URL('./lease-worker.js', import.meta.url), { workerData: { lease, everyMs } }),
   );
   // Without renewals the lock would lapse during the next quiet stretch: the next ledger write stops the run.
   worker.on('error', () => Atomics.store(flags(lease), threadFailed, 1));
-  // Unreferenced once it runs: before, it is the start's wait that keeps the process alive (exit 13 otherwise).
-  return started.then(() => void worker.unref());
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // Unreferenced while it runs: only the waits for its start and its end keep the process alive (exit 13 otherwise).
+  return {
+    started: started.then(() => void worker.unref()),
+    end() {
+      worker.ref();
+      stopRenewal(lease);
+      return ended;
+    },
+  };
 }
 
-/** Ends the renewals (the thread's wait wakes at once). */
+/**
+ * Renews the lease from this thread's event loop whenever its last renewal, by any thread, is `everyMs` old; returns
+ * the timer's stop. A run's main thread and its ledger's writer thread both run one: while either is busy (a merge
+ * on the writer, a long synchronous stretch on the main thread), the other renews. The timer keeps no process alive.
+ */
+export function renewOnTimer(lease: Lease, everyMs: number): () => void {
+  const timer = setInterval(() => {
+    if (sinceRenewalMs(lease) < everyMs) return;
+    try {
+      renewLease(lease);
+    } catch {
+      // As on the lease thread: tried again at the next tick, and the guard before a ledger write renews itself.
+    }
+  }, everyMs / 2);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Ends the lease thread (its wait wakes at once). */
 export function stopRenewal(lease: Lease): void {
   Atomics.store(flags(lease), stop, 1);
   Atomics.notify(flags(lease), stop);

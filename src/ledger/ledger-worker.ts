@@ -2,7 +2,7 @@
 // it one after another, in the order they were sent, and answering each with its result or error.
 import { parentPort, workerData } from 'node:worker_threads';
 import { type JournalSlot, slotParts } from './journal-slots.js';
-import { type Lease, leaseGuard } from './lease.js';
+import { type Lease, leaseGuard, renewalEveryMs, renewOnTimer } from './lease.js';
 import { openLedger, writerCacheKiB } from './ledger.js';
 
 /** A call from the main thread: a method of Ledger (`close` ends the worker) and its arguments. */
@@ -22,6 +22,9 @@ const ledger = openLedger(path, {
   ...(reader ? {} : { cacheKiB: writerCacheKiB }),
 });
 const methods = ledger as unknown as Record<string, (...args: unknown[]) => unknown>;
+// The writer renews the run lock's lease between its calls, as the main thread does (lock.ts handOver): while
+// a merge keeps this thread, the main thread renews; while the main thread is busy, this one does.
+if (lease && !reader) renewOnTimer(lease, renewalEveryMs(lease));
 
 port.on('message', (call: WorkerCall) => {
   if (call.method === 'close') {

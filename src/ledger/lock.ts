@@ -18,7 +18,9 @@ import {
   type OwnLock,
   parseHolder,
   type Renewal,
+  renewalEveryMs,
   renewLease,
+  renewOnTimer,
   startRenewal,
   stopRenewal,
 } from './lease.js';
@@ -80,6 +82,13 @@ export interface HeldLock {
   check(): void;
   /** Renews the lock now, as the thread does. */
   renew(): Renewal;
+  /**
+   * Ends the lease's own thread for a ledger whose writer, on a thread of its own, renews the lease from a timer
+   * as this thread does (lease.ts renewOnTimer): while either thread is busy, the other renews. The lease thread
+   * was a whole isolate, ~7 MiB of a push's peak (bench/README.md, "Session 23"). Returns the hand-back, once the
+   * writer ended: the lease thread runs again. Nothing to hand over without a lease thread (`renewInThread`).
+   */
+  handOver(): () => Promise<void>;
   /** Stops renewing and removes the lock if it is still this one's. Idempotent. */
   release(): void;
 }
@@ -154,16 +163,32 @@ async function held(
   thread: boolean,
   now: () => number,
 ): Promise<HeldLock> {
-  if (thread) await startRenewal(lease, Math.max(10, lease.holder.staleAfterMs / 12));
+  const everyMs = renewalEveryMs(lease);
+  let renewal = thread ? startRenewal(lease, everyMs) : undefined;
+  await renewal?.started;
+  const stopTimer = thread ? renewOnTimer(lease, everyMs) : undefined;
   let released = false;
   return {
     lease,
     replaced,
     check: leaseGuard(lease),
     renew: () => renewLease(lease, { now }),
+    handOver() {
+      const own = renewal;
+      if (!own || released) return async () => {};
+      renewal = undefined;
+      const ended = own.end();
+      return async () => {
+        await ended;
+        if (released || renewal) return;
+        renewal = startRenewal(lease, everyMs);
+        await renewal.started;
+      };
+    },
     release() {
       if (released) return;
       released = true;
+      stopTimer?.();
       stopRenewal(lease);
       // Only our own lock: after a takeover (we were presumed dead) the file belongs to someone else. Under the
       // guard, so that no takeover or renewal lands between the check and the removal.

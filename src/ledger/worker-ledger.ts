@@ -7,6 +7,7 @@ import { JournalSlots } from './journal-slots.js';
 import type { Lease } from './lease.js';
 import type { Ledger } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
+import type { HeldLock } from './lock.js';
 import type {
   DeliveredAmount,
   DeliveredSpan,
@@ -41,12 +42,16 @@ class Thread {
   #failure: Error | undefined;
   /** Settles once the thread runs, or failed to start (its calls then fail: see #fail). */
   readonly started: Promise<void>;
+  #online = false;
 
   constructor(path: string, reader: boolean, lease?: Lease) {
     ({ worker: this.worker, started: this.started } = startWorker(
       () =>
         new Worker(new URL('./ledger-worker.js', import.meta.url), { workerData: { path, reader, lease } }),
     ));
+    this.worker.once('online', () => {
+      this.#online = true;
+    });
     this.worker.on('message', (answer: Answer) => {
       const waiter = this.#waiting.get(answer.id);
       this.#waiting.delete(answer.id);
@@ -57,6 +62,11 @@ class Thread {
     // stops with what it did recorded (storage-error.ts turns this into exit 4).
     this.worker.on('error', (error) => this.#fail(workerExit(`its worker thread failed: ${error.message}`)));
     this.worker.on('exit', (code) => this.#fail(workerExit(`its worker thread ended (exit code ${code})`)));
+  }
+
+  /** Whether the thread came online and has not failed or ended since. */
+  get running(): boolean {
+    return this.#online && !this.#failure;
   }
 
   /** `transfer`: ArrayBuffers moved to the worker with the call (detached here). */
@@ -104,21 +114,32 @@ export class WorkerLedger implements LedgerPort {
   readonly #writer: Thread;
   readonly #reader: Thread | undefined;
   readonly #slots = new JournalSlots();
+  readonly #lock: Pick<HeldLock, 'lease' | 'handOver'> | undefined;
+  /** Starts the lease thread again, once the writer that renewed in its stead ended (lock.ts handOver). */
+  #handBack: (() => Promise<void>) | undefined;
 
   /**
    * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
    * `lookups`: 'worker' (default) looks up on a second worker; 'main' on `ledger`, on this thread.
    * `lease`: the run lock's, checked by the writer before each write (a lost lock stops the run there).
    */
-  constructor(ledger: Ledger, options: { lookups?: 'worker' | 'main'; lease?: Lease } = {}) {
+  constructor(
+    ledger: Ledger,
+    options: { lookups?: 'worker' | 'main'; lock?: Pick<HeldLock, 'lease' | 'handOver'> } = {},
+  ) {
     this.#ledger = ledger;
-    this.#writer = new Thread(ledger.path, false, options.lease);
+    this.#lock = options.lock;
+    this.#writer = new Thread(ledger.path, false, options.lock?.lease);
     this.#reader = options.lookups === 'main' ? undefined : new Thread(ledger.path, true);
   }
 
-  /** Settles once its threads run (or failed to): a run waits for it before its first row (young-generation.ts). */
+  /**
+   * Settles once its threads run (or failed to): a run waits for it before its first row (young-generation.ts).
+   * A writer that runs renews the lock's lease from then on: the lease thread ends until the writer has.
+   */
   async started(): Promise<void> {
     await Promise.all([this.#writer.started, this.#reader?.started]);
+    if (this.#writer.running) this.#handBack ??= this.#lock?.handOver();
   }
 
   lookup(targetId: number, keys: readonly string[]): Awaitable<Map<string, LedgerEntry>> {
@@ -199,9 +220,13 @@ export class WorkerLedger implements LedgerPort {
     return this.#call('merge', []);
   }
 
-  /** Waits for every write sent so far, merges (Ledger.close) and ends both workers. */
+  /** Waits for every write sent so far, merges (Ledger.close) and ends both workers; the lease thread runs again. */
   async close(): Promise<void> {
-    await Promise.all([this.#writer.close(), this.#reader?.close()]);
+    try {
+      await Promise.all([this.#writer.close(), this.#reader?.close()]);
+    } finally {
+      await this.#handBack?.();
+    }
   }
 
   #call<T>(method: string, args: unknown[]): Promise<T> {

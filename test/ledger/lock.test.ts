@@ -345,27 +345,34 @@ describe('a holder in a process of its own', () => {
     rmSync(code, { recursive: true, force: true });
   });
 
-  // The main thread spins until the test creates argv[3]: a long synchronous stretch (a big merge).
-  const busyHolder = `
+  // The main thread spins until the test creates argv[3]: a long synchronous stretch (a big merge). `before`: what
+  // the holder does between taking the lock and spinning.
+  const busyHolder = (before = '') => `
 import { existsSync } from 'node:fs';
 import { acquireLock } from './code/ledger/lock.js';
+import { openLedger } from './code/ledger/ledger.js';
+import { WorkerLedger } from './code/ledger/worker-ledger.js';
 const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'pod-a', staleMs: 1000 });
+let end = async () => {};
+${before}
 process.stdout.write('held\\n');
 while (!existsSync(process.argv[3])) {}
+await end();
 lock.release();
 `;
 
-  it('keeps the lock renewed while the main thread is busy for longer than the stale period', async () => {
+  /** Runs the holder; 1.2, 1.8 and 2.5 s into its busy stretch (each past the 1 s stale period), tries to take the lock. */
+  async function attemptsAgainst(holderScript: string): Promise<string[]> {
     const script = join(code, 'busy-holder.mjs');
     const done = join(code, 'done');
-    writeFileSync(script, busyHolder);
+    rmSync(done, { force: true });
+    writeFileSync(script, holderScript);
     const child = spawn(process.execPath, [script, ledgerPath, done], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    const refusals: string[] = [];
-    // 1.2, 1.8 and 2.5 s into the child's busy stretch: each past the 1 s stale period.
+    const attempts: string[] = [];
     for (const pause of [1200, 600, 700]) {
       await delay(pause);
       const attempt = await acquire({ waitMs: 0, host: 'pod-b', staleMs: 1000 }).then(
@@ -375,16 +382,48 @@ lock.release();
         },
         (error: Error) => error.message,
       );
-      refusals.push(attempt);
+      attempts.push(attempt);
     }
     writeFileSync(done, '');
-    expect(refusals).toEqual([
-      expect.stringContaining('on pod-a'),
-      expect.stringContaining('on pod-a'),
-      expect.stringContaining('on pod-a'),
-    ]);
     expect(await exited).toBe(0);
+    return attempts;
+  }
+
+  const refusedEachTime = [
+    expect.stringContaining('on pod-a'),
+    expect.stringContaining('on pod-a'),
+    expect.stringContaining('on pod-a'),
+  ];
+
+  it('keeps the lock renewed while the main thread is busy for longer than the stale period', async () => {
+    expect(await attemptsAgainst(busyHolder())).toEqual(refusedEachTime);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  // A ledger whose writer runs on a thread of its own renews the lease there (lock.ts handOver): the lease thread
+  // ends while the writer runs, and starts again once it has ended.
+  it('a hand-over ends the lease thread: with the main thread busy and no writer, the lock goes stale', async () => {
+    const attempts = await attemptsAgainst(busyHolder('lock.handOver();'));
+    expect(attempts[0]).toBe('taken over');
+  });
+
+  it('a hand-back starts the lease thread again', async () => {
+    const attempts = await attemptsAgainst(busyHolder('await lock.handOver()();'));
+    expect(attempts).toEqual(refusedEachTime);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a worker ledger's writer renews the lease it was handed while the main thread is busy", async () => {
+    const writer = `
+const ledger = openLedger(process.argv[2], { guard: lock.check });
+const worker = new WorkerLedger(ledger, { lock });
+await worker.started();
+end = async () => {
+  await worker.close();
+  ledger.close();
+};`;
+    const attempts = await attemptsAgainst(busyHolder(writer));
+    expect(attempts).toEqual(refusedEachTime);
   });
 
   // Stops itself (SIGSTOP) at one point of a renewal, as a run suspended by Ctrl-Z or a frozen VM may: its file

@@ -30,7 +30,7 @@ const lock = await acquireLock(path, { waitMs: 0, renewInThread: false });
 const ledger = openLedger(path, { guard: lock.check });
 const target = ledger.target(targetOf('https://crm.example', 'k'));
 const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
-const writer = new WorkerLedger(ledger, { lease: lock.lease });
+const writer = new WorkerLedger(ledger, { lock });
 const entry = { key: 'id:1', contentHash: 'hash-id:1', currency: 'EUR', value: 1 };
 await writer.settleBatch(await writer.journalBatch(target, run, 'k1', [entry], '[{"id":"1"}]'));
 writeFileSync(path + '.lock', JSON.stringify({ pid: process.ppid, startedAt: 'x', host: 'elsewhere', token: 't' }));

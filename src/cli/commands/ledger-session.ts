@@ -158,7 +158,7 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       return await holding(session, ledger, (opened) =>
         split === '0'
           ? undefined
-          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main', lease: lock.lease }),
+          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main', lock }),
       );
     } catch (error) {
       failed = true;
