@@ -26,6 +26,11 @@ export interface LedgerPort {
   lookupSpan?(targetId: number, keys: readonly string[], digest: string): Awaitable<SpanLookup>;
   /** Notes spans whose every record is delivered (after merging what this run delivered into records). */
   noteSpans?(targetId: number, spans: readonly DeliveredSpan[]): Awaitable<number>;
+  /**
+   * The run looks nothing up any more: what its lookups held in memory (SQLite's key filter copy, the page cache)
+   * goes before the final merge. Later lookups still answer, reading it again. Optional: a memory hint only.
+   */
+  lookupsDone?(): void;
   journalBatch(
     targetId: number,
     runId: number,

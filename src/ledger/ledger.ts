@@ -324,6 +324,15 @@ export class Ledger implements LedgerStore {
     return this.#lookupAll(targetId, keys);
   }
 
+  /**
+   * LedgerPort.lookupsDone: the key filter's copy (7.9 MiB at 5M records) and the connection's page cache are
+   * dropped; a later lookup reads them again.
+   */
+  lookupsDone(): void {
+    this.#filter.release();
+    this.#db.pragma('shrink_memory');
+  }
+
   /** LedgerPort.lookupSpan: the span's one row, then the hot tables only; or the keys' lookup. */
   lookupSpan(targetId: number, keys: readonly string[], digest: string): SpanLookup {
     return this.#lookupSpanAll(targetId, keys, digest);

@@ -152,6 +152,11 @@ export class WorkerLedger implements LedgerPort {
       : this.#ledger.lookupSpan(targetId, keys, digest);
   }
 
+  /** The lookups on this thread's ledger (`lookups: 'main'`) release what they held; a reader thread ends at close. */
+  lookupsDone(): void {
+    if (!this.#reader) this.#ledger.lookupsDone();
+  }
+
   noteSpans(targetId: number, spans: readonly DeliveredSpan[]): Promise<number> {
     return this.#call('noteSpans', [targetId, spans]);
   }

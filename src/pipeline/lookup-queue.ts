@@ -85,6 +85,11 @@ export class LookupQueue {
     if (this.#ahead >= LOOKUPS_AHEAD || !(known instanceof Promise)) await this.#lookedUp;
   }
 
+  /** The run looks nothing up any more (LedgerPort.lookupsDone). */
+  lookupsDone(): void {
+    this.#steps.ledger?.ledger.lookupsDone?.();
+  }
+
   /** The valid records never handed on, once: counted `notSent`. */
   takeWaiting(): number {
     const waiting = this.waiting;

@@ -23,6 +23,8 @@ export interface RunDelivery {
   resent: Resent;
   /** The deliverer's abort once a signal stopped it. */
   stopping: Promise<unknown> | undefined;
+  /** RunDeps.collect. */
+  collect: (() => void) | undefined;
 }
 
 export function openDelivery(
@@ -57,7 +59,7 @@ export function openDelivery(
   });
   const showRowsRead = () => hooks.onRowRead?.(summary.rowsRead);
   const queue = new LookupQueue({ deliverer, knownAlready, ledger: deps.ledger, showRowsRead });
-  return { deliverer, queue, resent, stopping: undefined };
+  return { deliverer, queue, resent, stopping: undefined, collect: deps.collect };
 }
 
 /** What earlier runs left outstanding goes first, before any file is read (resend.ts). */
@@ -99,6 +101,9 @@ export async function closeDelivery(
   if (aborted) await (delivery.stopping ?? deliverer.abort(ABORT_GRACE_MS));
   await queue.flush();
   await queue.lookedUp;
+  // Every row read and looked up: what that held goes while the last requests are out, before the final merge.
+  queue.lookupsDone();
+  delivery.collect?.();
   const stats = await deliverer.close();
   summary.batches = stats.batches;
   summary.requests = stats.requests;

@@ -46,6 +46,12 @@ export interface RunDeps {
    * (row-thread/row-thread.ts `useRowThread`).
    */
   rowThread?: RowThreadMode;
+  /**
+   * A full garbage collection (cli/heap.ts collectGarbage), once a push has read and looked up every row: what only
+   * reading held (the duplicate check's tables, 6 MiB at 1M ids; the reader's buffers) goes before the ledger's final
+   * merge, which set a push's peak. Absent: none (tests).
+   */
+  collect?: () => void;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
 }

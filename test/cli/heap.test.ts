@@ -2,7 +2,13 @@
 // options, and the young generation kept at youngSemiSpaceMiB per semi-space.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { heapFlag, heapGrowingPercent, youngGrowthFactor, youngSemiSpaceMiB } from '../../src/cli/heap.js';
+import {
+  collectGarbage,
+  heapFlag,
+  heapGrowingPercent,
+  youngGrowthFactor,
+  youngSemiSpaceMiB,
+} from '../../src/cli/heap.js';
 import { userSizesYoung } from '../../src/young-generation.js';
 import { cleanEnv, root } from '../helpers/cli.js';
 import { runProcess } from '../helpers/spawn.js';
@@ -21,6 +27,19 @@ describe('heapFlag', () => {
   ])('leaves it to the user who gives %s', (_flag, execArgv) => {
     expect(heapFlag(execArgv)).toBeUndefined();
   });
+});
+
+it('collectGarbage collects what nothing reaches any more', async () => {
+  const ref = (() => new WeakRef(new ArrayBuffer(1 << 20)))();
+  const nextJob = () => new Promise((resolve) => setImmediate(resolve));
+  // A WeakRef keeps its target for the rest of the job that made or read it.
+  await nextJob();
+  expect(ref.deref()).toBeDefined();
+  await nextJob();
+  collectGarbage();
+  expect(ref.deref()).toBeUndefined();
+  // The flag was for the context made then: this one still has no `gc`.
+  expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
 });
 
 describe('young generation', () => {

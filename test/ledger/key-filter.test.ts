@@ -122,6 +122,28 @@ describe('the key filter in the ledger', () => {
     writer.close();
   });
 
+  // A push's lookups end before the final merge (LedgerPort.lookupsDone): the copy and the page cache go, and a
+  // lookup after it (the run report's, another run's on the same connection) reads them again.
+  it('a connection whose lookups are done still finds what it held and what was merged since', () => {
+    const path = join(dir, 'ledger.db');
+    const reader = openLedger(path, { withoutLock: true });
+    const writer = openLedger(path);
+    const target = writer.target(targetOf('https://crm.example', 'k'));
+    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    writer.settleBatch(writer.journalBatch(target, run, 'b1', [entry('id:1')], '[]'));
+    writer.merge();
+    expect(reader.lookup(target, ['id:1']).get('id:1')?.state).toBe('delivered');
+    reader.lookupsDone();
+    writer.settleBatch(writer.journalBatch(target, run, 'b2', [entry('id:2')], '[]'));
+    writer.merge();
+    const found = reader.lookup(target, ['id:1', 'id:2', 'id:3']);
+    expect([...found.keys()].sort()).toEqual(['id:1', 'id:2']);
+    reader.lookupsDone();
+    expect(reader.lookupSpan(target, ['id:2'], 'no-such-span').entries.get('id:2')?.state).toBe('delivered');
+    reader.close();
+    writer.close();
+  });
+
   it('a write rolled back leaves no copy that a later write of the same version would pass for', () => {
     const path = join(dir, 'ledger.db');
     openLedger(path).close();

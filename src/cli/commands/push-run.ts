@@ -14,6 +14,7 @@ import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
 import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import type { CommandContext } from '../context.js';
+import { collectGarbage } from '../heap.js';
 import type { CliIO } from '../io.js';
 import { createProgress, type Progress, sizeOfInputs } from '../progress.js';
 import type { ReportFacts } from '../report-facts.js';
@@ -52,7 +53,7 @@ interface RunParts {
   rejects: RejectsWriter | undefined;
   /** The rejects rows' `_run` and the path's `{runId}`: `check`, or the ledger's run id once it is held. */
   label: { value: string };
-  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread'>;
+  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'collect'>;
   exitCodeOf(summary: Summary): number;
 }
 
@@ -84,6 +85,7 @@ export async function execute(
       now,
       signal,
       rowThread: rowThreadMode(io.env),
+      collect: collectGarbage,
     },
     exitCodeOf: (summary) => exitCodeOfRun(summary, run.check, prepared.settings, signal),
   };
