@@ -1,5 +1,6 @@
 // The run lock's lease: its holder rewrites `renewedAt` in the lock file every staleAfterMs / 12 from a thread
-// of its own (lease-worker.ts), so a lock whose holder died, froze or was suspended goes stale on any host and
+// of its own (lease-worker.ts), or, while the ledger's writer thread runs, from timers on that thread and the main
+// thread (lock.ts handOver), so a lock whose holder died, froze or was suspended goes stale on any host and
 // is taken over (lock.ts). The holder finds out at its next renewal, or at the guard before its next ledger
 // write, and stops there: the way the PostgreSQL advisory lock's `check()` stops a run that lost it.
 

@@ -121,7 +121,8 @@ export class WorkerLedger implements LedgerPort {
   /**
    * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
    * `lookups`: 'worker' (default) looks up on a second worker; 'main' on `ledger`, on this thread.
-   * `lease`: the run lock's, checked by the writer before each write (a lost lock stops the run there).
+   * `lock`: the run lock; the writer checks its lease before each write (a lost lock stops the run there) and, once
+   * `started`, renews it in the lease thread's stead (lock.ts handOver).
    */
   constructor(
     ledger: Ledger,
