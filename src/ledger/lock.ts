@@ -83,8 +83,8 @@ export interface HeldLock {
   /** Renews the lock now, as the thread does. */
   renew(): Renewal;
   /**
-   * Ends the lease's own thread for a ledger whose writer, on a thread of its own, renews the lease from a timer
-   * as this thread does (lease.ts renewOnTimer): while either thread is busy, the other renews. The lease thread
+   * Ends the lease's own thread for a ledger whose writer, on a thread of its own, renews the lease from a timer,
+   * and starts one on this thread until the hand-back (lease.ts renewOnTimer): while either is busy, the other renews. The lease thread
    * was a whole isolate, ~7 MiB of a push's peak (bench/README.md, "Session 23"). Returns the hand-back, once the
    * writer ended: the lease thread runs again. Nothing to hand over without a lease thread (`renewInThread`).
    */
@@ -166,7 +166,8 @@ async function held(
   const everyMs = renewalEveryMs(lease);
   let renewal = thread ? startRenewal(lease, everyMs) : undefined;
   await renewal?.started;
-  const stopTimer = thread ? renewOnTimer(lease, everyMs) : undefined;
+  /** The main thread's own renewals, between a hand-over and its hand-back (beside the writer's). */
+  let stopTimer: (() => void) | undefined;
   let released = false;
   return {
     lease,
@@ -177,12 +178,15 @@ async function held(
       const own = renewal;
       if (!own || released) return async () => {};
       renewal = undefined;
+      stopTimer = renewOnTimer(lease, everyMs);
       const ended = own.end();
       return async () => {
         await ended;
         if (released || renewal) return;
         renewal = startRenewal(lease, everyMs);
         await renewal.started;
+        stopTimer?.();
+        stopTimer = undefined;
       };
     },
     release() {

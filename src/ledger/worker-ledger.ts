@@ -121,8 +121,8 @@ export class WorkerLedger implements LedgerPort {
   /**
    * `ledger`: the run's open ledger (migrated, holding the lock); the workers open the same file.
    * `lookups`: 'worker' (default) looks up on a second worker; 'main' on `ledger`, on this thread.
-   * `lock`: the run lock; the writer checks its lease before each write (a lost lock stops the run there) and, once
-   * `started`, renews it in the lease thread's stead (lock.ts handOver).
+   * `lock`: the run lock; the writer checks its lease before each write (a lost lock stops the run there) and, after
+   * `renewInWriter`, renews it in the lease thread's stead (lock.ts handOver).
    */
   constructor(
     ledger: Ledger,
@@ -134,12 +134,16 @@ export class WorkerLedger implements LedgerPort {
     this.#reader = options.lookups === 'main' ? undefined : new Thread(ledger.path, true);
   }
 
-  /**
-   * Settles once its threads run (or failed to): a run waits for it before its first row (young-generation.ts).
-   * A writer that runs renews the lock's lease from then on: the lease thread ends until the writer has.
-   */
+  /** Settles once its threads run (or failed to): a run waits for it before its first row (young-generation.ts). */
   async started(): Promise<void> {
     await Promise.all([this.#writer.started, this.#reader?.started]);
+  }
+
+  /**
+   * Once `started`: a writer that runs renews the lock's lease from then on, and the lease thread ends until the
+   * writer has (lock.ts handOver; `close` hands back). A writer that failed to start leaves the lease thread be.
+   */
+  renewInWriter(): void {
     if (this.#writer.running) this.#handBack ??= this.#lock?.handOver();
   }
 

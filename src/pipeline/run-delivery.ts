@@ -23,8 +23,6 @@ export interface RunDelivery {
   resent: Resent;
   /** The deliverer's abort once a signal stopped it. */
   stopping: Promise<unknown> | undefined;
-  /** RunDeps.collect. */
-  collect: (() => void) | undefined;
 }
 
 export function openDelivery(
@@ -59,7 +57,7 @@ export function openDelivery(
   });
   const showRowsRead = () => hooks.onRowRead?.(summary.rowsRead);
   const queue = new LookupQueue({ deliverer, knownAlready, ledger: deps.ledger, showRowsRead });
-  return { deliverer, queue, resent, stopping: undefined, collect: deps.collect };
+  return { deliverer, queue, resent, stopping: undefined };
 }
 
 /** What earlier runs left outstanding goes first, before any file is read (resend.ts). */
@@ -90,12 +88,13 @@ export function stopOnSignal(delivery: RunDelivery | undefined, signal: AbortSig
 /**
  * After the last file. After a stop the valid rows read but not yet looked up are recorded pending too
  * (the deliverer abandons them), so the summary accounts for every valid row and `revimport retry`
- * sends them.
+ * sends them. `collect`: RunDeps.collect.
  */
 export async function closeDelivery(
   delivery: RunDelivery,
   summary: Summary,
   aborted: boolean,
+  collect: RunDeps['collect'],
 ): Promise<void> {
   const { deliverer, queue } = delivery;
   if (aborted) await (delivery.stopping ?? deliverer.abort(ABORT_GRACE_MS));
@@ -103,7 +102,7 @@ export async function closeDelivery(
   await queue.lookedUp;
   // Every row read and looked up: what that held goes while the last requests are out, before the final merge.
   queue.lookupsDone();
-  delivery.collect?.();
+  collect?.(summary.rowsRead);
   const stats = await deliverer.close();
   summary.batches = stats.batches;
   summary.requests = stats.requests;

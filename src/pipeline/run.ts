@@ -52,7 +52,7 @@ export async function runPipeline(
       await readAndCheck(settings, options.files, { stdin, signal: stop, wallClock }, steps);
     }
     if (!deps.signal?.aborted) await guard?.decide();
-    if (delivery) await closeDelivery(delivery, tally.summary, deps.signal?.aborted === true);
+    if (delivery) await closeDelivery(delivery, tally.summary, deps.signal?.aborted === true, deps.collect);
     if (guard) tally.summary.guard = guard.result(true);
   } catch (error) {
     if (delivery) await stopDelivery(delivery, error, tally.summary);

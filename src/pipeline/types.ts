@@ -47,11 +47,11 @@ export interface RunDeps {
    */
   rowThread?: RowThreadMode;
   /**
-   * A full garbage collection (cli/heap.ts collectGarbage), once a push has read and looked up every row: what only
-   * reading held (the duplicate check's tables, 6 MiB at 1M ids; the reader's buffers) goes before the ledger's final
-   * merge, which set a push's peak. Absent: none (tests).
+   * Called once a push has read and looked up every row, with the rows read: a full garbage collection when they
+   * were many (cli/heap.ts collectAfterReading), so what only reading held (the duplicate check's tables, 6 MiB at
+   * 1M ids; the reader's buffers) goes before the ledger's final merge, which set a push's peak. Absent: none (tests).
    */
-  collect?: () => void;
+  collect?: (rowsRead: number) => void;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
 }

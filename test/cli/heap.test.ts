@@ -3,6 +3,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  collectAfterReading,
+  collectAfterRows,
   collectGarbage,
   heapFlag,
   heapGrowingPercent,
@@ -40,6 +42,18 @@ it('collectGarbage collects what nothing reaches any more', async () => {
   expect(ref.deref()).toBeUndefined();
   // The flag was for the context made then: this one still has no `gc`.
   expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+});
+
+it('collectAfterReading collects after many rows, not after a few', () => {
+  let collections = 0;
+  const count = () => {
+    collections++;
+  };
+  collectAfterReading(0, count);
+  collectAfterReading(collectAfterRows - 1, count);
+  expect(collections).toBe(0);
+  collectAfterReading(collectAfterRows, count);
+  expect(collections).toBe(1);
 });
 
 describe('young generation', () => {

@@ -101,7 +101,8 @@ describe('the key filter in the ledger', () => {
     return { path, target };
   };
 
-  it('a connection holding the filter finds what another connection merged since', () => {
+  /** A reader's and a writer's connection to one new ledger, and id:1 delivered and merged by the writer. */
+  const readerAndWriter = () => {
     const path = join(dir, 'ledger.db');
     const reader = openLedger(path, { withoutLock: true });
     const writer = openLedger(path);
@@ -109,6 +110,11 @@ describe('the key filter in the ledger', () => {
     const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
     writer.settleBatch(writer.journalBatch(target, run, 'b1', [entry('id:1')], '[]'));
     writer.merge();
+    return { reader, writer, target, run };
+  };
+
+  it('a connection holding the filter finds what another connection merged since', () => {
+    const { reader, writer, target, run } = readerAndWriter();
     // The reader reads (and keeps) the filter holding id:1 only.
     expect(reader.lookup(target, ['id:1', 'id:2']).get('id:1')?.state).toBe('delivered');
     writer.settleBatch(writer.journalBatch(target, run, 'b2', [entry('id:2')], '[]'));
@@ -125,13 +131,7 @@ describe('the key filter in the ledger', () => {
   // A push's lookups end before the final merge (LedgerPort.lookupsDone): the copy and the page cache go, and a
   // lookup after it (the run report's, another run's on the same connection) reads them again.
   it('a connection whose lookups are done still finds what it held and what was merged since', () => {
-    const path = join(dir, 'ledger.db');
-    const reader = openLedger(path, { withoutLock: true });
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
-    writer.settleBatch(writer.journalBatch(target, run, 'b1', [entry('id:1')], '[]'));
-    writer.merge();
+    const { reader, writer, target, run } = readerAndWriter();
     expect(reader.lookup(target, ['id:1']).get('id:1')?.state).toBe('delivered');
     reader.lookupsDone();
     writer.settleBatch(writer.journalBatch(target, run, 'b2', [entry('id:2')], '[]'));

@@ -346,8 +346,8 @@ describe('a holder in a process of its own', () => {
   });
 
   // The main thread spins until the test creates argv[3]: a long synchronous stretch (a big merge). `before`: what
-  // the holder does between taking the lock and spinning.
-  const busyHolder = (before = '') => `
+  // the holder does between taking the lock and spinning. `idle`: it waits on a timer instead, its event loop free.
+  const busyHolder = (before = '', idle = false) => `
 import { existsSync } from 'node:fs';
 import { acquireLock } from './code/ledger/lock.js';
 import { openLedger } from './code/ledger/ledger.js';
@@ -356,7 +356,7 @@ const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'pod-a', stal
 let end = async () => {};
 ${before}
 process.stdout.write('held\\n');
-while (!existsSync(process.argv[3])) {}
+while (!existsSync(process.argv[3])) ${idle ? 'await new Promise((resolve) => setTimeout(resolve, 50));' : '{}'}
 await end();
 lock.release();
 `;
@@ -407,6 +407,13 @@ lock.release();
     expect(attempts[0]).toBe('taken over');
   });
 
+  // The main thread's own timer renews from the hand-over (the writer's is the other): without it, taken over.
+  it('between a hand-over and its hand-back, a main thread that is not busy renews the lease', async () => {
+    const attempts = await attemptsAgainst(busyHolder('lock.handOver();', true));
+    expect(attempts).toEqual(refusedEachTime);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('a hand-back starts the lease thread again', async () => {
     const attempts = await attemptsAgainst(busyHolder('await lock.handOver()();'));
     expect(attempts).toEqual(refusedEachTime);
@@ -418,6 +425,7 @@ lock.release();
 const ledger = openLedger(process.argv[2], { guard: lock.check });
 const worker = new WorkerLedger(ledger, { lock });
 await worker.started();
+worker.renewInWriter();
 end = async () => {
   await worker.close();
   ledger.close();

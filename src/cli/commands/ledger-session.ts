@@ -271,6 +271,7 @@ async function holding<L extends LedgerStore>(
   };
   const thread = worker(ledger);
   await thread?.started();
+  thread?.renewInWriter();
   try {
     const summary = await body({ ledger: thread ?? ledger, targetId, runId }, facts).then(
       async (done) => {

@@ -14,7 +14,7 @@ import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
 import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import type { CommandContext } from '../context.js';
-import { collectGarbage } from '../heap.js';
+import { collectAfterReading } from '../heap.js';
 import type { CliIO } from '../io.js';
 import { createProgress, type Progress, sizeOfInputs } from '../progress.js';
 import type { ReportFacts } from '../report-facts.js';
@@ -85,7 +85,7 @@ export async function execute(
       now,
       signal,
       rowThread: rowThreadMode(io.env),
-      collect: collectGarbage,
+      collect: collectAfterReading,
     },
     exitCodeOf: (summary) => exitCodeOfRun(summary, run.check, prepared.settings, signal),
   };
