@@ -1,4 +1,4 @@
-// A set of 32-bit words at ~2.5-3.5 bytes a word, for SeenIds: the exact keys sharing their upper 32 bits
+// A set of 32-bit words at ~2.6-3.8 bytes a word, for SeenIds: the exact keys sharing their upper 32 bits
 // (one prefix, one digit count: most of a file's ids) keep only their lower word here (issue 23).
 // Exact by quotienting, not by fingerprints: a word is kept as its mix h = mixWord(word), a bijection on 32
 // bits, cut into h's top 8 bits (which of 256 tables), its next 8 (which of the table's 256 buckets) and its
@@ -7,9 +7,10 @@
 // 0 marks an empty slot, so a remainder of 0 (one word in 65,536), and any word meeting a full bucket, goes
 // to the table's spill: open addressing over h's low 24 bits whole (bucket and remainder, no loss either).
 // A bucket is `width` slots of the table's one Uint16Array, filled from its start; a table widens its
-// buckets once its spill holds more than a 16th of its words: a copy of 1/256 of the set at a time, never
-// one big regrowth, and no buckets at all for a table's first 48 words (a new set holds 16 KiB of spills).
-// Measured (bench/seen-ids.js: bytes of slots and spills, 5M ids at 2.4-2.7 bytes each): seen-ids.ts.
+// buckets (by a slot and an 8th) once its spill holds more than a 16th of its words: a copy of 1/256 of the
+// set, never one big regrowth (steps of one slot widened so often they cost 1.3x the CPU per add at 5M ids).
+// A table's first 48 words take no buckets at all: a new set holds 16 KiB of spills.
+// Measured (bench/seen-ids.js: bytes of slots and spills, 5M ids at 2.6-2.8 bytes each): seen-ids.ts.
 
 const tableBits = 8;
 /** Buckets per table: 2^bucketBits; 16 bits left for the remainder, the most a Uint16Array slot holds. */
@@ -20,8 +21,8 @@ const remainderMask = (1 << remainderBits) - 1;
 const firstSpill = 48;
 /** Widen once the spill holds more than this share of a table's words (a spilled word costs 4-8 bytes). */
 const maxSpillShare = 1 / 16;
-/** A widening adds 1 slot per bucket and a 2^widthStepShift th of the width, so wide tables widen less often. */
-const widthStepShift = 4;
+/** A widening adds a slot per bucket and a 2^widthStepShift th of the width: wide tables widen less often. */
+const widthStepShift = 3;
 
 export class WordSet {
   readonly #tables = Array.from({ length: 1 << tableBits }, () => new BucketTable());
