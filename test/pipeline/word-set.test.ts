@@ -74,14 +74,14 @@ describe('WordSet', () => {
     }
   });
 
-  it('holds 1M random words in under 3 bytes each (4-byte slots at a load of 0.64-0.8 held 5-6.25)', () => {
+  it('holds 1M random words in under 3.2 bytes each (4-byte slots at a load of 0.64-0.8 held 5-6.25)', () => {
     const set = new WordSet();
     let state = 1;
     for (let i = 0; i < 1_000_000; i++) {
       state = mixWord(state + 0x9e3779b9);
       set.add(state);
     }
-    expect(set.bytes / 1_000_000).toBeLessThan(3);
+    expect(set.bytes / 1_000_000).toBeLessThan(3.2);
   });
 
   it('allocates little for a few words', () => {
