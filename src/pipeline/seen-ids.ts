@@ -7,11 +7,15 @@
 // - Any other id is kept as its code units in an arena (ids-arena.ts: one byte each for Latin-1 ids); its
 //   slot holds a 32-bit hash and the arena position, and a hash match is confirmed by comparing the units.
 // Keys sharing their upper 32 bits (one prefix and digit count, as most files' ids do) keep only their lower
-// word, in a WordSet of that upper word (word-set.ts; the first 64 upper words met): 4-byte slots at a load of
-// 0.64-0.8, 5-6.25 bytes per distinct id (measured: 6.1 MiB at 1M ids, 25.7 MiB at 5M). Other keys and the
+// word, in a WordSet of that upper word (word-set.ts; the first 64 upper words met): 16-bit slots holding
+// what the word's place does not already say (its mix is a bijection: exact), 2.6-3.8 bytes per distinct id.
+// Measured (bench/seen-ids.js, bytes of slots and spills per id at 1M / 5M ids; 4-byte slots held 5.2-6.0):
+// the benchmark's ids (ORD- and 10 scrambled digits: three upper words) 3.75 / 2.77, sequential ids
+// (ORD-0000000001...) 3.07 / 2.58, numbers of 6-9 scrambled digits 3.28 / 2.73. Other keys and the
 // arena's ids take 8-byte slots (10-12.5 bytes an id; an arena id adds its length + 4: a UUID ~55 in all).
-// Every table is one of 256 picked by hash and grows by a quarter once 80 % full, so a regrowth copies a
-// 256th of the whole (one table of 2^23 slots doubling at once peaked at 96 MiB for 5M ids before).
+// Every table is one of 256 picked by hash and grows by a small step (a quarter; a WordSet's by a slot per
+// bucket), so a regrowth copies a 256th of the whole (one table of 2^23 slots doubling at once peaked at
+// 96 MiB for 5M ids before).
 import { detached } from '../detached.js';
 import { IdsArena } from './ids-arena.js';
 import { mixWord, WordSet } from './word-set.js';
@@ -25,7 +29,7 @@ const firstSlots = 16;
 /** Prefixes the dictionary takes; ids with a prefix past them go to the arena. */
 const maxPrefixes = 1023;
 const maxPrefixLength = 32;
-/** Upper words that get a WordSet of their own (16 KiB each when new); keys past them take 8-byte slots. */
+/** Upper words that get a WordSet of their own (16 KiB of spills when new); keys past them take 8-byte slots. */
 const maxWordSets = 64;
 
 export class SeenIds {

@@ -1,75 +1,170 @@
-// A set of 32-bit words at 4 bytes a slot, for SeenIds: the exact keys sharing their upper 32 bits (one
-// prefix, one digit count: most of a file's ids) keep only their lower word here. 256 tables picked by a
-// mix of the word, each grown by a quarter once 80 % full (load 0.64-0.8: 5-6.25 bytes a word); 0 marks an
-// empty slot, so the word 0 is a flag of its own.
+// A set of 32-bit words at ~2.6-3.8 bytes a word, for SeenIds: the exact keys sharing their upper 32 bits
+// (one prefix, one digit count: most of a file's ids) keep only their lower word here (issue 23).
+// Exact by quotienting, not by fingerprints: a word is kept as its mix h = mixWord(word), a bijection on 32
+// bits, cut into h's top 8 bits (which of 256 tables), its next 8 (which of the table's 256 buckets) and its
+// low 16, the remainder, which alone is stored in a bucket's 16-bit slot. Table and bucket are where a
+// remainder sits, so two words meet in one slot's value only when their h, hence the words, are equal.
+// 0 marks an empty slot, so a remainder of 0 (one word in 65,536), and any word meeting a full bucket, goes
+// to the table's spill: open addressing over h's low 24 bits whole (bucket and remainder, no loss either).
+// A bucket is `width` slots of the table's one Uint16Array, filled from its start; a table widens its
+// buckets (by a slot and an 8th) once its spill holds more than a 16th of its words: a copy of 1/256 of the
+// set, never one big regrowth (steps of one slot widened so often they cost 1.3x the CPU per add at 5M ids).
+// A table's first 48 words take no buckets at all: a new set holds 16 KiB of spills.
+// Measured (bench/seen-ids.js: bytes of slots and spills, 5M ids at 2.6-2.8 bytes each): seen-ids.ts.
 
 const tableBits = 8;
-const firstSlots = 16;
-const maxLoad = 0.8;
+/** Buckets per table: 2^bucketBits; 16 bits left for the remainder, the most a Uint16Array slot holds. */
+const bucketBits = 8;
+const remainderBits = 32 - tableBits - bucketBits;
+const remainderMask = (1 << remainderBits) - 1;
+/** The words a table takes in its spill alone before it has buckets. */
+const firstSpill = 48;
+/** Widen once the spill holds more than this share of a table's words (a spilled word costs 4-8 bytes). */
+const maxSpillShare = 1 / 16;
+/** A widening adds a slot per bucket and a 2^widthStepShift th of the width: wide tables widen less often. */
+const widthStepShift = 3;
 
 export class WordSet {
-  readonly #tables = Array.from({ length: 1 << tableBits }, () => new WordTable());
-  #hasZero = false;
+  readonly #tables = Array.from({ length: 1 << tableBits }, () => new BucketTable());
 
   /** Adds the word (0 to 2^32 - 1); false when it was there. */
   add(word: number): boolean {
-    if (word === 0) {
-      const had = this.#hasZero;
-      this.#hasZero = true;
-      return !had;
-    }
     const hash = mixWord(word);
-    return this.#tables[hash >>> (32 - tableBits)]!.add(word, hash);
+    return this.#tables[hash >>> (32 - tableBits)]!.add(hash & 0xff_ffff);
   }
 
-  /** Bytes of slots. */
+  /** Bytes of slots and spills. */
   get bytes(): number {
-    let slots = 0;
-    for (const table of this.#tables) slots += table.capacity;
-    return slots * 4;
+    let bytes = 0;
+    for (const table of this.#tables) bytes += table.bytes;
+    return bytes;
   }
 }
 
-class WordTable {
-  #slots = new Uint32Array(firstSlots);
-  #size = 0;
+const noSlots = new Uint16Array(0);
 
-  get capacity(): number {
-    return this.#slots.length;
+/** One table: its buckets' remainders, and the spill for what does not fit them. */
+class BucketTable {
+  #slots = noSlots;
+  /** Slots per bucket (0: no buckets yet, every word is spilled). */
+  #width = 0;
+  #size = 0;
+  #spill = new Spill(12);
+
+  get bytes(): number {
+    return this.#slots.length * 2 + this.#spill.bytes;
   }
 
-  add(word: number, hash: number): boolean {
-    const slots = this.#slots;
-    const capacity = slots.length;
-    let i = home(hash, capacity);
-    for (let held = slots[i]!; held !== 0; held = slots[i]!) {
-      if (held === word) return false;
-      if (++i === capacity) i = 0;
+  /** Adds `key` (the mix's low 24 bits: bucket and remainder); false when it was there. */
+  add(key: number): boolean {
+    const remainder = key & remainderMask;
+    const width = this.#width;
+    if (remainder !== 0 && width !== 0) {
+      const slots = this.#slots;
+      const end = ((key >>> remainderBits) + 1) * width;
+      for (let at = end - width; at < end; at++) {
+        const held = slots[at]!;
+        if (held === remainder) return false;
+        if (held === 0) {
+          slots[at] = remainder;
+          this.#size++;
+          return true;
+        }
+      }
     }
-    slots[i] = word;
-    if (++this.#size > capacity * maxLoad) this.#grow();
+    // Only a remainder of 0 or a full bucket gets here, and a spilled key's bucket stays full.
+    if (!this.#spill.add(key)) return false;
+    this.#size++;
+    if (this.#spill.size > Math.max(firstSpill, this.#size * maxSpillShare)) this.#widen();
     return true;
   }
 
-  #grow(): void {
+  /** Buckets wide enough for the words held and some ahead; what still does not fit stays spilled. */
+  #widen(): void {
     const old = this.#slots;
-    const slots = new Uint32Array(Math.ceil(old.length * 1.25));
-    for (const word of old) {
-      if (word === 0) continue;
-      let i = home(mixWord(word), slots.length);
-      while (slots[i] !== 0) if (++i === slots.length) i = 0;
-      slots[i] = word;
-    }
+    const oldWidth = this.#width;
+    const width = oldWidth + 1 + (oldWidth >>> widthStepShift);
+    const slots = new Uint16Array(width << bucketBits);
+    for (let bucket = 0; bucket < 1 << bucketBits; bucket++)
+      slots.set(old.subarray(bucket * oldWidth, (bucket + 1) * oldWidth), bucket * width);
+    const spilled = this.#spill.keys();
     this.#slots = slots;
+    this.#width = width;
+    this.#spill = new Spill(spilled.length);
+    for (const key of spilled) this.#place(key);
+  }
+
+  /** Puts a key known to be absent into its bucket, or the spill when it has no room there. */
+  #place(key: number): void {
+    const remainder = key & remainderMask;
+    const width = this.#width;
+    const end = ((key >>> remainderBits) + 1) * width;
+    if (remainder !== 0)
+      for (let at = end - width; at < end; at++)
+        if (this.#slots[at] === 0) {
+          this.#slots[at] = remainder;
+          return;
+        }
+    this.#spill.add(key);
   }
 }
 
-/** The home slot of `hash` among `capacity` (its low bits: the top ones picked the table). */
-function home(hash: number, capacity: number): number {
-  return Math.floor((((hash << tableBits) >>> 0) * capacity) / 0x1_0000_0000);
+/** Open addressing over 24-bit keys, stored with bit 24 set (0 marks an empty slot); doubles at 3/4 full. */
+class Spill {
+  #slots: Uint32Array;
+  #shift: number;
+  size = 0;
+
+  /** Room for `count` keys without doubling. */
+  constructor(count: number) {
+    let capacity = 16;
+    while (capacity * 0.75 < count) capacity *= 2;
+    this.#slots = new Uint32Array(capacity);
+    this.#shift = 32 - Math.log2(capacity);
+  }
+
+  get bytes(): number {
+    return this.#slots.length * 4;
+  }
+
+  add(key: number): boolean {
+    const stored = key | 0x100_0000;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    // The key's low bits are the remainder, often 0 here: spread by a multiply, homed by its top bits.
+    let i = Math.imul(key, 0x9e3779b1) >>> this.#shift;
+    for (let held = slots[i]!; held !== 0; held = slots[i]!) {
+      if (held === stored) return false;
+      i = (i + 1) & mask;
+    }
+    slots[i] = stored;
+    if (++this.size > slots.length * 0.75) this.#double();
+    return true;
+  }
+
+  keys(): number[] {
+    const keys: number[] = [];
+    for (const stored of this.#slots) if (stored !== 0) keys.push(stored & 0xff_ffff);
+    return keys;
+  }
+
+  #put(stored: number): void {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let i = Math.imul(stored & 0xff_ffff, 0x9e3779b1) >>> this.#shift;
+    while (slots[i] !== 0) i = (i + 1) & mask;
+    slots[i] = stored;
+  }
+
+  #double(): void {
+    const old = this.#slots;
+    this.#slots = new Uint32Array(old.length * 2);
+    this.#shift--;
+    for (const stored of old) if (stored !== 0) this.#put(stored);
+  }
 }
 
-/** murmur3's 32-bit finaliser: a bijection, so distinct words spread over the tables and slots. */
+/** murmur3's 32-bit finaliser: a bijection, so distinct words have distinct mixes, spread over the tables. */
 export function mixWord(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
