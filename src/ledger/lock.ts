@@ -84,9 +84,10 @@ export interface HeldLock {
   renew(): Renewal;
   /**
    * Ends the lease's own thread for a ledger whose writer, on a thread of its own, renews the lease from a timer,
-   * and starts one on this thread until the hand-back (lease.ts renewOnTimer): while either is busy, the other renews. The lease thread
-   * was a whole isolate, ~7 MiB of a push's peak (bench/README.md, "Session 23"). Returns the hand-back, once the
-   * writer ended: the lease thread runs again. Nothing to hand over without a lease thread (`renewInThread`).
+   * and starts such a timer on this thread until the hand-back (lease.ts renewOnTimer): while either thread is busy,
+   * the other renews. The lease thread was a whole isolate, ~7 MiB of a push's peak (bench/README.md, "Session 23").
+   * Returns the hand-back, once the writer ended: the lease thread runs again, and this thread's timer stops. Nothing
+   * to hand over without a lease thread (`renewInThread`).
    */
   handOver(): () => Promise<void>;
   /** Stops renewing and removes the lock if it is still this one's. Idempotent. */

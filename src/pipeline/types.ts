@@ -48,7 +48,7 @@ export interface RunDeps {
   rowThread?: RowThreadMode;
   /**
    * Called once a push has read and looked up every row, with the rows read: a full garbage collection when they
-   * were many (cli/heap.ts collectAfterReading), so what only reading held (the duplicate check's tables, 6 MiB at
+   * were many (cli/heap.ts collectAfterReading), so what only reading held (the duplicate check's tables, 3.6 MiB at
    * 1M ids; the reader's buffers) goes before the ledger's final merge, which set a push's peak. Absent: none (tests).
    */
   collect?: (rowsRead: number) => void;
