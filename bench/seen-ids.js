@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { orderId } from './generate.js';
+import { median } from './measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -54,7 +55,6 @@ function measure(SeenIds, ids) {
   return { ns, bytes: seen.bytes, heap };
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const fixed = (n, digits = 2) => n.toFixed(digits);
 
 console.log(

@@ -57,15 +57,20 @@ export function capYoungGeneration(): PerformanceObserver {
 }
 
 /**
- * Rows a push reads before `collectAfterReading` collects: below them what reading held is a few MiB (heap used
+ * Rows a push reads before `worthCollecting` says yes: below them what reading held is a few MiB (heap used
  * and ArrayBuffers at the collection: 18 MiB for 5 rows, 27 at 100k, 39 at 1M), less than a collection is worth on
  * the wall path of a push whose last request is out (15-21 ms on a fresh heap).
  */
 export const collectAfterRows = 100_000;
 
-/** `collect` once a push has read `rowsRead` rows, when they are enough to have held much (RunDeps.collect). */
-export function collectAfterReading(rowsRead: number, collect = collectGarbage): void {
-  if (rowsRead >= collectAfterRows) collect();
+/** Whether a push that read `rowsRead` rows held enough to be worth a full collection once they are read. */
+export function worthCollecting(rowsRead: number): boolean {
+  return rowsRead >= collectAfterRows;
+}
+
+/** A full collection once a push has read `rowsRead` rows, when they were worth it (RunDeps.collect). */
+export function collectAfterReading(rowsRead: number): void {
+  if (worthCollecting(rowsRead)) collectGarbage();
 }
 
 /**

@@ -58,25 +58,34 @@ class BucketTable {
   /** Adds `key` (the mix's low 24 bits: bucket and remainder); false when it was there. */
   add(key: number): boolean {
     const remainder = key & remainderMask;
-    const width = this.#width;
-    if (remainder !== 0 && width !== 0) {
-      const slots = this.#slots;
-      const end = ((key >>> remainderBits) + 1) * width;
-      for (let at = end - width; at < end; at++) {
-        const held = slots[at]!;
-        if (held === remainder) return false;
-        if (held === 0) {
-          slots[at] = remainder;
-          this.#size++;
-          return true;
-        }
-      }
+    const at = this.#find(key, remainder);
+    if (at >= 0) {
+      if (this.#slots[at] === remainder) return false;
+      this.#slots[at] = remainder;
+      this.#size++;
+      return true;
     }
     // Only a remainder of 0 or a full bucket gets here, and a spilled key's bucket stays full.
     if (!this.#spill.add(key)) return false;
     this.#size++;
     if (this.#spill.size > Math.max(firstSpill, this.#size * maxSpillShare)) this.#widen();
     return true;
+  }
+
+  /**
+   * The slot of the key's bucket holding `remainder`, or else its first empty slot (buckets fill from their
+   * start, so the remainder is never past it); -1 when the bucket is full, the remainder 0 or no buckets yet.
+   */
+  #find(key: number, remainder: number): number {
+    const width = this.#width;
+    if (remainder === 0 || width === 0) return -1;
+    const slots = this.#slots;
+    const end = ((key >>> remainderBits) + 1) * width;
+    for (let at = end - width; at < end; at++) {
+      const held = slots[at]!;
+      if (held === remainder || held === 0) return at;
+    }
+    return -1;
   }
 
   /** Buckets wide enough for the words held and some ahead; what still does not fit stays spilled. */
@@ -97,15 +106,9 @@ class BucketTable {
   /** Puts a key known to be absent into its bucket, or the spill when it has no room there. */
   #place(key: number): void {
     const remainder = key & remainderMask;
-    const width = this.#width;
-    const end = ((key >>> remainderBits) + 1) * width;
-    if (remainder !== 0)
-      for (let at = end - width; at < end; at++)
-        if (this.#slots[at] === 0) {
-          this.#slots[at] = remainder;
-          return;
-        }
-    this.#spill.add(key);
+    const at = this.#find(key, remainder);
+    if (at >= 0) this.#slots[at] = remainder;
+    else this.#spill.add(key);
   }
 }
 
@@ -129,16 +132,10 @@ class Spill {
 
   add(key: number): boolean {
     const stored = key | 0x100_0000;
-    const slots = this.#slots;
-    const mask = slots.length - 1;
-    // The key's low bits are the remainder, often 0 here: spread by a multiply, homed by its top bits.
-    let i = Math.imul(key, 0x9e3779b1) >>> this.#shift;
-    for (let held = slots[i]!; held !== 0; held = slots[i]!) {
-      if (held === stored) return false;
-      i = (i + 1) & mask;
-    }
-    slots[i] = stored;
-    if (++this.size > slots.length * 0.75) this.#double();
+    const at = this.#probe(stored);
+    if (this.#slots[at] === stored) return false;
+    this.#slots[at] = stored;
+    if (++this.size > this.#slots.length * 0.75) this.#double();
     return true;
   }
 
@@ -148,19 +145,21 @@ class Spill {
     return keys;
   }
 
-  #put(stored: number): void {
+  /** The slot holding `stored`, or the empty slot that ends its probe. */
+  #probe(stored: number): number {
     const slots = this.#slots;
     const mask = slots.length - 1;
+    // The key's low bits are the remainder, often 0 here: spread by a multiply, homed by its top bits.
     let i = Math.imul(stored & 0xff_ffff, 0x9e3779b1) >>> this.#shift;
-    while (slots[i] !== 0) i = (i + 1) & mask;
-    slots[i] = stored;
+    for (let held = slots[i]!; held !== 0 && held !== stored; held = slots[i]!) i = (i + 1) & mask;
+    return i;
   }
 
   #double(): void {
     const old = this.#slots;
     this.#slots = new Uint32Array(old.length * 2);
     this.#shift--;
-    for (const stored of old) if (stored !== 0) this.#put(stored);
+    for (const stored of old) if (stored !== 0) this.#slots[this.#probe(stored)] = stored;
   }
 }
 

@@ -3,11 +3,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  collectAfterReading,
   collectAfterRows,
   collectGarbage,
   heapFlag,
   heapGrowingPercent,
+  worthCollecting,
   youngGrowthFactor,
   youngSemiSpaceMiB,
 } from '../../src/cli/heap.js';
@@ -44,16 +44,11 @@ it('collectGarbage collects what nothing reaches any more', async () => {
   expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
 });
 
-it('collectAfterReading collects after many rows, not after a few', () => {
-  let collections = 0;
-  const count = () => {
-    collections++;
-  };
-  collectAfterReading(0, count);
-  collectAfterReading(collectAfterRows - 1, count);
-  expect(collections).toBe(0);
-  collectAfterReading(collectAfterRows, count);
-  expect(collections).toBe(1);
+it('a push is worth a collection after many rows, not after a few', () => {
+  expect(worthCollecting(0)).toBe(false);
+  expect(worthCollecting(collectAfterRows - 1)).toBe(false);
+  expect(worthCollecting(collectAfterRows)).toBe(true);
+  expect(worthCollecting(5_000_000)).toBe(true);
 });
 
 describe('young generation', () => {
