@@ -17,8 +17,8 @@
 // 4 MiB 117-121 MiB 5.9 s, 8 MiB 124-127 MiB 5.7 s, 1 MiB (factor 1 from the start) 114 MiB 8.2 s.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Worker } from 'node:worker_threads';
+import { collectGarbage } from '../collect-garbage.js';
 import { userSizesYoung } from '../young-generation.js';
 
 /** Heap growing step for a run: 1 + percent/100 of the live heap after each full collection. */
@@ -71,24 +71,6 @@ export function worthCollecting(rowsRead: number): boolean {
 /** A full collection once a push has read `rowsRead` rows, when they were worth it (RunDeps.collect). */
 export function collectAfterReading(rowsRead: number): void {
   if (worthCollecting(rowsRead)) collectGarbage();
-}
-
-/**
- * A full garbage collection now, for a phase that ends holding much that is no longer reachable and allocates
- * little after (a push once its rows are read: nothing would collect it before the process ends). Node gives a
- * program `gc` only under --expose-gc: set for the one context made here and unset at once, as jest's leak
- * detector does; the user's own `gc` (node --expose-gc) is used as it is.
- */
-export function collectGarbage(): void {
-  const own = (globalThis as { gc?: () => void }).gc;
-  if (own) {
-    own();
-    return;
-  }
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  setFlagsFromString('--no-expose-gc');
-  gc();
 }
 
 export function tuneHeap(execArgv: readonly string[], nodeOptions?: string): void {

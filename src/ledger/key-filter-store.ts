@@ -8,7 +8,7 @@
 // revimport before v7) is looked up without it until an opener with write access builds it from the records
 // (ledger.ts `buildKeyFilter`: not while another process's run is live).
 import type Database from 'better-sqlite3';
-import { KeyFilter, newSegment } from './key-filter.js';
+import { KeyFilter, newSegment, pageBytes } from './key-filter.js';
 import { paged, prepareAll } from './native.js';
 
 /** The filter's statements (exported for the query-plan test). */
@@ -148,8 +148,11 @@ export class KeyFilterStore {
   /** Writes the pages `filter` changed and its segments, and bumps the file's `version`. */
   #write(filter: KeyFilter, version: number): void {
     const next = version + 1;
+    // One page's bytes for every page written (SQLite copies what is bound): a Buffer each was 8 MiB at 5M keys
+    // on top of the segment, for the writer thread's next collection to free (issue 23).
+    const bytes = Buffer.allocUnsafe(pageBytes);
     for (const [segment, page] of filter.takeDirty()) {
-      this.#stmt.writePage.run(segment, page, next, filter.page(segment, page));
+      this.#stmt.writePage.run(segment, page, next, filter.page(segment, page, bytes));
     }
     filter.segments.forEach((segment, index) => {
       this.#stmt.writeSegment.run(index, segment.pages, segment.keys);

@@ -154,10 +154,12 @@ export class KeyFilter {
     return pages;
   }
 
-  /** Page `page` of segment `segment` as stored: its words little-endian, whatever the machine's order. */
-  page(segment: number, page: number): Buffer {
+  /**
+   * Page `page` of segment `segment` as stored: its words little-endian, whatever the machine's order; written
+   * into `bytes` when given (a writer reusing one page's bytes for all it writes).
+   */
+  page(segment: number, page: number, bytes = Buffer.allocUnsafe(pageBytes)): Buffer {
     const words = this.segments[segment]!.words;
-    const bytes = Buffer.allocUnsafe(pageBytes);
     const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
     const first = page * wordsPerPage;
     for (let i = 0; i < wordsPerPage; i++) view.setUint32(i * 4, words[first + i]!, true);

@@ -123,6 +123,8 @@ export class Ledger implements LedgerStore {
   readonly #stmt: Statements;
   /** Delivered, unmerged records in the journal (counted from the file at open, then kept here). */
   #journalSettled: number;
+  /** Merges this connection made: the writer's thread collects its garbage after a call that made one. */
+  #merges = 0;
   /** Opened without the run lock: never merges (another run, or this run's writer, owns the file). */
   readonly #withoutLock: boolean;
   readonly #guard: () => void;
@@ -715,7 +717,13 @@ export class Ledger implements LedgerStore {
       })
       .immediate();
     this.#journalSettled = 0;
+    this.#merges++;
     return merged;
+  }
+
+  /** Merges made on this connection so far (ledger-worker.ts). */
+  get merges(): number {
+    return this.#merges;
   }
 
   /** The (target, key) pairs a merge adds to records: staged rows, and delivered journal rows' entries. */
@@ -724,9 +732,7 @@ export class Ledger implements LedgerStore {
     const staged = paged((after?: Row) => this.#stmt.stagedKeys.all(after?.[0] ?? 0) as Row[]);
     for (const [, target, key] of staged) yield [target, key];
     const journal = paged((after?: Row) => this.#stmt.journalKeys.all(after?.[0] ?? 0) as Row[]);
-    for (const [, target, keys] of journal) {
-      for (const [key] of JSON.parse(keys) as [string][]) yield [target, key];
-    }
+    for (const [, target, key] of journal) yield [target, key];
   }
 
   /** Target `from`'s keys of records as `into`'s (a target's merge), for the key filter. */

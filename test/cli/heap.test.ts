@@ -4,13 +4,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   collectAfterRows,
-  collectGarbage,
   heapFlag,
   heapGrowingPercent,
   worthCollecting,
   youngGrowthFactor,
   youngSemiSpaceMiB,
 } from '../../src/cli/heap.js';
+import { collectGarbage } from '../../src/collect-garbage.js';
 import { userSizesYoung } from '../../src/young-generation.js';
 import { cleanEnv, root } from '../helpers/cli.js';
 import { runProcess } from '../helpers/spawn.js';

@@ -129,6 +129,29 @@ describe('the key filter in the ledger', () => {
   });
 
   // A push's lookups end before the final merge (LedgerPort.lookupsDone): the copy and the page cache go, and a
+  // A merge reads the journal's keys a few rows at a time (statements.ts journalKeys): every page's keys go in.
+  it("a merge adds every delivered journal row's keys to the file's filter, page after page", () => {
+    const path = join(dir, 'ledger.db');
+    const writer = openLedger(path);
+    const target = writer.target(targetOf('https://crm.example', 'k'));
+    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const delivered: string[] = [];
+    for (let batch = 0; batch < 9; batch++) {
+      const keys = Array.from({ length: 40 }, (_, i) => key(batch * 40 + i));
+      const id = writer.journalBatch(target, run, `b${batch}`, keys.map(entry), '[]');
+      // One row left pending between delivered ones: the pages skip it and go on.
+      if (batch === 4) continue;
+      writer.settleBatch(id);
+      delivered.push(...keys);
+    }
+    writer.merge();
+    const raw = retain(new Database(path));
+    const filter = raw.transaction(() => new KeyFilterStore(raw).current())();
+    expect(delivered.filter((k) => !filter?.mayContain(target, k))).toEqual([]);
+    raw.close();
+    writer.close();
+  });
+
   // lookup after it (the run report's, another run's on the same connection) reads them again.
   it('a connection whose lookups are done still finds what it held and what was merged since', () => {
     const { reader, writer, target, run } = readerAndWriter();
