@@ -148,8 +148,8 @@ export class KeyFilterStore {
   /** Writes the pages `filter` changed and its segments, and bumps the file's `version`. */
   #write(filter: KeyFilter, version: number): void {
     const next = version + 1;
-    // One page's bytes for every page written (SQLite copies what is bound): a Buffer each was 8 MiB at 5M keys
-    // on top of the segment, for the writer thread's next collection to free (issue 23).
+    // One page's bytes for every page written (SQLite copies what is bound): a new Buffer a page was the newest
+    // segment's size again (4 MiB at 3-5M keys), for the writer thread's next collection to free (issue 23).
     const bytes = Buffer.allocUnsafe(pageBytes);
     for (const [segment, page] of filter.takeDirty()) {
       this.#stmt.writePage.run(segment, page, next, filter.page(segment, page, bytes));

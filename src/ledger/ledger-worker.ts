@@ -80,8 +80,9 @@ let mergesCollected = 0;
 
 /**
  * A full collection once the answer is out, when the call merged: a merge leaves the key filter's newest segment
- * (4-8 MiB at 2-5M keys) unreachable, and this thread's small heap allocates too little after it for V8 to
- * collect it soon: the writer's ArrayBuffers stood at 11-15 MiB through the second half of a 5M-row push (issue 23).
+ * and the pages it was read from unreachable (2-4 MiB each at 2-5M keys), and this thread's small heap allocates
+ * too little after it for V8 to collect them soon: the writer's ArrayBuffers stood at 11-15 MiB through the
+ * second half of a 5M-row push (issue 23).
  */
 function collectAfterMerge(): void {
   if (ledger.merges === mergesCollected) return;
