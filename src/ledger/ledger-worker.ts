@@ -57,9 +57,10 @@ port.on('message', (call: WorkerCall) => {
     return;
   }
   answer(call.id, () => methods[call.method]!.apply(ledger, call.args));
+  collectAfterMerge();
 });
 
-/** Posts what `run` returned (moving `transfer` with it), or the error it threw; then `collectAfterMerge`. */
+/** Posts what `run` returned (moving `transfer` with it), or the error it threw. */
 function answer(id: number, run: () => unknown, transfer?: ArrayBuffer[]): void {
   let result: unknown;
   try {
@@ -69,20 +70,18 @@ function answer(id: number, run: () => unknown, transfer?: ArrayBuffer[]): void 
     // The code (SQLITE_FULL...) tells a full disk from a bug on the other side (storage-error.ts).
     const code = (error as { code?: unknown }).code;
     port.postMessage({ id, error: { name, message, stack, ...(typeof code === 'string' ? { code } : {}) } });
-    collectAfterMerge();
     return;
   }
   port.postMessage({ id, result }, transfer);
-  collectAfterMerge();
 }
 
 let mergesCollected = 0;
 
 /**
- * A full collection once the answer is out, when the call merged: a merge leaves the key filter's newest segment
- * and the pages it was read from unreachable (2-4 MiB each at 2-5M keys), and this thread's small heap allocates
- * too little after it for V8 to collect them soon: the writer's ArrayBuffers stood at 11-15 MiB through the
- * second half of a 5M-row push (issue 23).
+ * A full collection once the answer is out, when the call merged (not at `close`: the thread ends then): a merge
+ * leaves the key filter's newest segment and the pages it was read from unreachable (2-4 MiB each at 2-5M keys),
+ * and this thread's small heap allocates too little after it for V8 to collect them soon: the writer's ArrayBuffers
+ * stood at 11-15 MiB through the second half of a 5M-row push (issue 23).
  */
 function collectAfterMerge(): void {
   if (ledger.merges === mergesCollected) return;
