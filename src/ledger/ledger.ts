@@ -731,8 +731,11 @@ export class Ledger implements LedgerStore {
     type Row = [number, number, string];
     const staged = paged((after?: Row) => this.#stmt.stagedKeys.all(after?.[0] ?? 0) as Row[]);
     for (const [, target, key] of staged) yield [target, key];
-    const journal = paged((after?: Row) => this.#stmt.journalKeys.all(after?.[0] ?? 0) as Row[]);
-    for (const [, target, key] of journal) yield [target, key];
+    type JournalRow = [number, number, string | null];
+    const journal = paged(
+      (after?: JournalRow) => this.#stmt.journalKeys.all(after?.[0] ?? 0) as JournalRow[],
+    );
+    for (const [, target, key] of journal) if (key !== null) yield [target, key];
   }
 
   /** Target `from`'s keys of records as `into`'s (a target's merge), for the key filter. */
