@@ -155,10 +155,10 @@ export class KeyFilter {
   }
 
   /**
-   * Page `page` of segment `segment` as stored: its words little-endian, whatever the machine's order; written
-   * into `bytes` when given (a writer reusing one page's bytes for all it writes).
+   * Page `page` of segment `segment` as stored, written into `bytes` (`pageBytes` long: the writer reuses one for
+   * every page it writes): its words little-endian, whatever the machine's order.
    */
-  page(segment: number, page: number, bytes = Buffer.allocUnsafe(pageBytes)): Buffer {
+  page(segment: number, page: number, bytes: Buffer): Buffer {
     const words = this.segments[segment]!.words;
     const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
     const first = page * wordsPerPage;

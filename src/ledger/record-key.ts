@@ -77,23 +77,27 @@ function writeText(text: string, from: number): number {
 }
 
 /**
- * `id:<conversionId>` when the record has one, else `h:<contentHash>`. An empty conversionId is
- * treated as absent: as a key it would merge every such record into one.
+ * `id:<conversionId>` when the record has one, else `h:<contentHash>`, and for the nth identical record of a file
+ * (`occurrence`, pipeline/content-counts.ts) `h:<contentHash>#n` past the first. An empty conversionId is treated
+ * as absent: as a key it would merge every such record into one.
  */
-export function recordKey(record: ConversionRecord): string {
-  const id = record.conversionId;
-  return id !== undefined && id !== '' ? `id:${id}` : `h:${contentHash(record)}`;
+export function recordKey(record: ConversionRecord, occurrence = 1): string {
+  return keyOf(record.conversionId, contentHash(record), occurrence);
 }
 
 /** Both at once, hashing only once: what the pipeline needs for every record. */
-export function recordIdentity(record: ConversionRecord): { key: string; contentHash: string } {
+export function recordIdentity(
+  record: ConversionRecord,
+  occurrence = 1,
+): { key: string; contentHash: string } {
   const digest = contentHash(record);
-  return { key: keyOf(record.conversionId, digest), contentHash: digest };
+  return { key: keyOf(record.conversionId, digest, occurrence), contentHash: digest };
 }
 
-/** recordKey from its parts: a record's conversionId and its content hash. */
-export function keyOf(conversionId: string | undefined, contentHash: string): string {
-  return conversionId !== undefined && conversionId !== '' ? `id:${conversionId}` : `h:${contentHash}`;
+/** recordKey from its parts: a record's conversionId, its content hash and occurrence. */
+export function keyOf(conversionId: string | undefined, contentHash: string, occurrence = 1): string {
+  if (conversionId !== undefined && conversionId !== '') return `id:${conversionId}`;
+  return occurrence > 1 ? `h:${contentHash}#${occurrence}` : `h:${contentHash}`;
 }
 
 /**

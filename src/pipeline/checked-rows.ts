@@ -1,11 +1,14 @@
 // Stage: source rows -> checked rows, as a sequence of named steps per row: bind the file (rows/
 // file-binding), the platform policy (rows/row-policy), the JS transform, parse the fields (the
-// validator), sumBy (rows/sum-groups), then the run's duplicate check on conversionId.
+// validator), sumBy (rows/sum-groups), then the run's duplicate check on conversionId (without one, the
+// record's occurrence in its file: content-counts.ts).
 import type { SourceInfo, SourceRow } from '../input/types.js';
+import { contentHash } from '../ledger/record-key.js';
 import type { BoundMapping } from '../mapping/compile-mapping.js';
 import type { ConversionRecord } from '../record/fields.js';
+import { ContentCounts } from './content-counts.js';
 import { type BindingContext, bindFile } from './rows/file-binding.js';
-import { duplicateOf, invalid } from './rows/outcome.js';
+import { duplicateOf, identicalTo, invalid } from './rows/outcome.js';
 import { needsDetection, resolvePreset } from './rows/preset-choice.js';
 import { policyOutcome } from './rows/row-policy.js';
 import { SumGroups } from './rows/sum-groups.js';
@@ -52,12 +55,33 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     }
     return state;
   };
-  /** A record ready to send, unless its conversionId was on an earlier valid row of the run. */
+  /** Records without a conversionId, by content and file (made at the first such record). */
+  let contents: ContentCounts | undefined;
+  const fileNumbers = new Map<SourceInfo, number>();
+  /**
+   * A record ready to send, unless its conversionId was on an earlier valid row of the run. Without one, its
+   * occurrence among identical records of its file (its key's, content-counts.ts), unless an earlier file of the
+   * run had that occurrence already.
+   */
   const accept = (record: ConversionRecord, row: SourceRow, bound: BoundMapping): CheckedRow => {
     const id = record.conversionId;
-    if (id !== undefined && !seen.add(id))
-      return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
-    return { ok: true, record, row, idColumn: bound.fields.conversionId.column };
+    let occurrence = 1;
+    if (id !== undefined && id !== '') {
+      if (!seen.add(id)) return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
+    } else {
+      contents ??= new ContentCounts();
+      occurrence = contents.add(contentHash(record), fileNumber(row.source));
+      if (occurrence === 0) return identicalTo(row);
+    }
+    return { ok: true, record, row, idColumn: bound.fields.conversionId.column, occurrence };
+  };
+  const fileNumber = (source: SourceInfo): number => {
+    let number = fileNumbers.get(source);
+    if (number === undefined) {
+      number = fileNumbers.size + 1;
+      fileNumbers.set(source, number);
+    }
+    return number;
   };
 
   const check = (row: SourceRow): RowOutcome => {

@@ -58,7 +58,9 @@ describe('KeyFilter', () => {
     ]);
     const copy = new KeyFilter([]);
     copy.segments.push({ ...filter.segments[0]!, words: new Uint32Array(filter.segments[0]!.words.length) });
-    for (const [segment, page] of dirty) copy.setPage(segment, page, Buffer.from(filter.page(segment, page)));
+    // One buffer for every page, as the store writes them: each page is copied out before the next is written.
+    const bytes = Buffer.alloc(pageBytes);
+    for (const [segment, page] of dirty) copy.setPage(segment, page, filter.page(segment, page, bytes));
     for (let n = 0; n < 50_000; n++) expect(copy.mayContain(1, key(n))).toBe(true);
     expect(copy.mayContain(1, 'id:first')).toBe(true);
     expect(() => copy.setPage(0, 0, Buffer.alloc(pageBytes - 1))).toThrow(/page of/);

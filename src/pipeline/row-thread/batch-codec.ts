@@ -52,8 +52,8 @@ export interface PackedBatch {
 }
 
 const STRIDE = 6;
-/** Numbers a valid row adds after its event's six: mask, fromCell, cells, day, id column, a cell per field. */
-const EXTRA = 5 + 7;
+/** Numbers a valid row adds after its event's six: mask, fromCell, cells, day, id column, occurrence, a cell per field. */
+const EXTRA = 6 + 7;
 /** Each event's first number in `nums`. */
 const Kind = {
   ValidCsv: 0,
@@ -111,7 +111,7 @@ export class BatchWriter {
     if ('ok' in sent && sent.ok) {
       if (!Number.isNaN(day)) sent.day = day;
       if (contentHash !== undefined)
-        sent.wire = { key: keyOf(sent.record.conversionId, contentHash), contentHash };
+        sent.wire = { key: keyOf(sent.record.conversionId, contentHash, sent.occurrence), contentHash };
     }
     this.#others.push(sent);
   }
@@ -212,6 +212,7 @@ export class BatchWriter {
     this.#number(cells.length);
     this.#number(day);
     this.#number(idColumn);
+    this.#number(outcome.occurrence ?? 1);
     for (let i = 0; i < fromCells; i++) this.#number(at[i]!);
   }
 
@@ -290,7 +291,7 @@ export class BatchReader {
       switch (kind) {
         case Kind.ValidCsv: {
           const outcome = this.#validCsv(next, nums, i, { file: c, line: d, value: e });
-          i += 5 + bitCount(nums[i + 1]!);
+          i += 6 + bitCount(nums[i + 1]!);
           yield { kind: 'outcome', outcome, counts };
           break;
         }
@@ -342,7 +343,7 @@ export class BatchReader {
     const fromCell = nums[i + 1]!;
     const cells = new Array<string>(nums[i + 2]!);
     for (let c = 0; c < cells.length; c++) cells[c] = next();
-    let cellAt = i + 5;
+    let cellAt = i + 6;
     const field = (bit: number) =>
       mask & bit ? (fromCell & bit ? cells[nums[cellAt++]!]! : next()) : undefined;
     // The fields in their wire order (fields.ts, stringFields' bits), read in that order. One literal: every
@@ -362,14 +363,18 @@ export class BatchReader {
     const row: SourceRow = { kind: 'csv', source: this.#sources[at.file]!, line: at.line, cells };
     const contentHash = mask & (1 << stringFields.length) ? next() : undefined;
     const day = nums[i + 3]!;
+    const occurrence = nums[i + 5]!;
     // One literal, wire and day included (added afterwards, they grew a property store per row).
     return {
       ok: true,
       record,
       row,
       idColumn: this.#idColumns[nums[i + 4]!]!,
+      occurrence,
       wire:
-        contentHash === undefined ? undefined : { key: keyOf(record.conversionId, contentHash), contentHash },
+        contentHash === undefined
+          ? undefined
+          : { key: keyOf(record.conversionId, contentHash, occurrence), contentHash },
       day: Number.isNaN(day) ? undefined : day,
     };
   }

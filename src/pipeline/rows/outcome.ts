@@ -28,3 +28,19 @@ export function duplicateOf(row: SourceRow, bound: BoundMapping, id: string, whe
     duplicate: true,
   };
 }
+
+/** A row without a conversionId whose record an earlier file of the run had as often (its key is its content). */
+export function identicalTo(row: SourceRow): InvalidRow {
+  return {
+    ...invalid(row, [
+      {
+        column: '(row)',
+        value: '',
+        reason: 'duplicate',
+        message:
+          'the same conversion as a row of an earlier file of this run (no conversionId: a record without one is known by its content)',
+      },
+    ]),
+    duplicate: true,
+  };
+}

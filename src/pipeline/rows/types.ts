@@ -15,6 +15,11 @@ export type CheckedRow =
       row: SourceRow;
       /** The source column of conversionId, for messages about this record later on. */
       idColumn: string;
+      /**
+       * Without a conversionId, the record's occurrence among identical records of its file (1 for the first;
+       * content-counts.ts): part of its ledger key. 1 (or absent) for a record with one.
+       */
+      occurrence?: number;
     }
   | InvalidRow;
 

@@ -35,6 +35,7 @@ const full: TakenOutcome = {
   },
   row: { kind: 'csv', source, line: 2, cells: ['ord-1', '1.234,50', '', 'ünï\ncode'] },
   idColumn: 'Id',
+  occurrence: 1,
   wire: { key: 'id:ord-1', contentHash: 'f'.repeat(32) },
   day: 20516,
   // What the main thread gets: the day and the hash above, written beside the outcome (fullDay, fullHash).
@@ -50,6 +51,23 @@ const bare: TakenOutcome = {
   },
   row: { kind: 'csv', source, line: 3, cells: [] },
   idColumn: '',
+  occurrence: 3,
+};
+/** A record without a conversionId met for the second time in its file: its key names the occurrence. */
+const again: TakenOutcome = {
+  ok: true,
+  record: {
+    conversionCurrency: 'EUR',
+    conversionValue: 5,
+    conversionDatetime: '2026-03-04T05:06:07.000Z',
+    conversionTimezone: 'Europe/Berlin',
+    conversionEmail: 'b@example.com',
+  },
+  row: { kind: 'csv', source, line: 6, cells: ['b@example.com', '5'] },
+  idColumn: '',
+  occurrence: 2,
+  wire: { key: `h:${'c'.repeat(32)}#2`, contentHash: 'c'.repeat(32) },
+  day: 20516,
 };
 const invalidRow: SourceRow = { kind: 'csv', source, line: 4, cells: ['x', 'oops'] };
 const invalid: TakenOutcome = {
@@ -77,6 +95,7 @@ const json: TakenOutcome = {
   },
   row: { kind: 'json', source: other, line: 1, value: { a: 1 }, text: '{"a":1}' },
   idColumn: 'a',
+  occurrence: 4,
 };
 
 /** `full`'s day and content hash, which the row thread computes beside the outcome and the writer carries. */
@@ -100,11 +119,12 @@ describe('row thread batches (batch-codec.ts)', () => {
     writer.outcome(invalid, { rowsRead: 3, folded: 1 });
     writer.outcome(skipped, { rowsRead: 4, folded: 1 });
     writer.warn('read warning', true);
-    writer.fileDone('orders.csv', 4, { rowsRead: 4, folded: 1 });
+    writer.outcome(again, { rowsRead: 5, folded: 1 }, 20516, 'c'.repeat(32));
+    writer.fileDone('orders.csv', 4, { rowsRead: 5, folded: 1 });
     const first = writer.take();
     writer.fileStart('more.jsonl');
-    writer.outcome(json, { rowsRead: 5, folded: 1 }, 20000, 'a'.repeat(32));
-    writer.end({ rowsRead: 5, folded: 1 });
+    writer.outcome(json, { rowsRead: 6, folded: 1 }, 20000, 'a'.repeat(32));
+    writer.end({ rowsRead: 6, folded: 1 });
     const events = decodeAll([first, writer.take()]);
     expect(events.map((event) => event.kind)).toEqual([
       'fileStart',
@@ -116,6 +136,7 @@ describe('row thread batches (batch-codec.ts)', () => {
       'outcome',
       'outcome',
       'readerWarning',
+      'outcome',
       'fileDone',
       'fileStart',
       'outcome',
@@ -129,22 +150,24 @@ describe('row thread batches (batch-codec.ts)', () => {
     expect(events[6]).toEqual({ kind: 'outcome', outcome: invalid, counts: { rowsRead: 3, folded: 1 } });
     expect(events[7]).toEqual({ kind: 'outcome', outcome: skipped, counts: { rowsRead: 4, folded: 1 } });
     expect(events[8]).toEqual({ kind: 'readerWarning', message: 'read warning' });
-    expect(events[9]).toEqual({
+    expect(events[9]).toEqual({ kind: 'outcome', outcome: again, counts: { rowsRead: 5, folded: 1 } });
+    expect(events[10]).toEqual({
       kind: 'fileDone',
       file: 'orders.csv',
       rows: 4,
-      counts: { rowsRead: 4, folded: 1 },
+      counts: { rowsRead: 5, folded: 1 },
     });
     // A JSON row crosses as its text: past the checker nothing reads its parsed value.
     const jsonRow = { ...(json as { row: SourceRow }).row, value: {} };
-    // Its day and hash ride on the outcome itself (a structured clone); no conversionId: the hash is the key.
-    const jsonWire = { key: `h:${'a'.repeat(32)}`, contentHash: 'a'.repeat(32) };
-    expect(events[11]).toEqual({
+    // Its day and hash ride on the outcome itself (a structured clone); no conversionId: the hash and the
+    // occurrence are the key.
+    const jsonWire = { key: `h:${'a'.repeat(32)}#4`, contentHash: 'a'.repeat(32) };
+    expect(events[12]).toEqual({
       kind: 'outcome',
       outcome: { ...json, row: jsonRow, day: 20000, wire: jsonWire },
-      counts: { rowsRead: 5, folded: 1 },
+      counts: { rowsRead: 6, folded: 1 },
     });
-    expect(events[12]).toEqual({ kind: 'end', counts: { rowsRead: 5, folded: 1 } });
+    expect(events[13]).toEqual({ kind: 'end', counts: { rowsRead: 6, folded: 1 } });
   });
 
   it('gives back records that serialise to the same bytes, and one SourceInfo per file across batches', () => {
