@@ -45,6 +45,8 @@ export class KeyFilterStore {
   /** The filter as of `#version` of the file; undefined when not loaded (or released after a write). */
   #filter: KeyFilter | undefined;
   #version = -1;
+  /** Whether `current` returns the copy it has, whatever the file's version now (`hold`). */
+  #held = false;
 
   constructor(db: Database.Database) {
     this.#stmt = prepareAll(db, keyFilterSql);
@@ -65,7 +67,7 @@ export class KeyFilterStore {
       this.release();
       return undefined;
     }
-    if (this.#filter && version === this.#version) return this.#filter;
+    if (this.#filter && (version === this.#version || this.#held)) return this.#filter;
     const stored = this.#stmt.segments.all() as [number, number, number][];
     // A rebuild replaces the segments: a copy whose segments are not a prefix of the file's is read anew.
     const cached = this.#filter?.segments ?? [];
@@ -82,6 +84,15 @@ export class KeyFilterStore {
     this.#filter = filter;
     this.#version = version;
     return filter;
+  }
+
+  /**
+   * From `hold(true)` to `hold(false)`, `current` keeps the copy it has (or reads next) instead of reading the pages
+   * written since: for lookups that never ask for a key written after that copy (LedgerPort.lookupsBegin). A write
+   * on this connection (`add`) still drops the copy, and the next `current` reads the filter anew.
+   */
+  hold(held: boolean): void {
+    this.#held = held;
   }
 
   /** Whether the file's filter covers the records table (read without loading the filter). */

@@ -27,6 +27,14 @@ export interface LedgerPort {
   /** Notes spans whose every record is delivered (after merging what this run delivered into records). */
   noteSpans?(targetId: number, spans: readonly DeliveredSpan[]): Awaitable<number>;
   /**
+   * From here to `lookupsDone` the run looks up only keys it has not delivered itself: what it resent from
+   * earlier runs is merged already (resend.ts), and the in-run duplicate checks stop a repeated conversionId, and
+   * a record without one past its file's count of it, before the lookup (checked-rows.ts, content-counts.ts). So
+   * the lookups may keep SQLite's key filter as it stands at the first (what earlier runs delivered) and skip the
+   * pages this run's own merges add: 7.9 MiB at 5M records. Optional: a memory hint only.
+   */
+  lookupsBegin?(): void;
+  /**
    * The run looks nothing up any more: what its lookups held in memory (SQLite's key filter copy, the page cache)
    * goes before the final merge. Later lookups still answer, reading it again. Optional: a memory hint only.
    */

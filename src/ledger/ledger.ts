@@ -326,11 +326,17 @@ export class Ledger implements LedgerStore {
     return this.#lookupAll(targetId, keys);
   }
 
+  /** LedgerPort.lookupsBegin: the key filter's copy is kept as the next lookup reads it (KeyFilterStore.hold). */
+  lookupsBegin(): void {
+    this.#filter.hold(true);
+  }
+
   /**
    * LedgerPort.lookupsDone: the key filter's copy (7.9 MiB at 5M records) and the connection's page cache are
    * dropped; a later lookup reads them again.
    */
   lookupsDone(): void {
+    this.#filter.hold(false);
     this.#filter.release();
     this.#db.pragma('shrink_memory');
   }

@@ -157,6 +157,11 @@ export class WorkerLedger implements LedgerPort {
       : this.#ledger.lookupSpan(targetId, keys, digest);
   }
 
+  /** The lookups on this thread's ledger (`lookups: 'main'`) hold the key filter they read first (Ledger.lookupsBegin). */
+  lookupsBegin(): void {
+    if (!this.#reader) this.#ledger.lookupsBegin();
+  }
+
   /** The lookups on this thread's ledger (`lookups: 'main'`) release what they held; a reader thread ends at close. */
   lookupsDone(): void {
     if (!this.#reader) this.#ledger.lookupsDone();

@@ -38,6 +38,8 @@ export class LookupQueue {
   // next rows are read, and handled in order. A synchronous ledger's chunk is handled at once.
   #lookedUp: Promise<void> = Promise.resolve();
   #ahead = 0;
+  /** Whether the first lookup was announced (#begin). */
+  #begun = false;
   readonly #steps: LookupSteps;
   /** Where the ledger keeps spans: it, the run's target, and its spans, counted as their records end delivered. */
   readonly #spans: { ledger: SpanLedger; targetId: number; run: RunSpans } | undefined;
@@ -73,6 +75,7 @@ export class LookupQueue {
     // The rows read so far are shown before any of these is delivered: a display updated every 1,024 rows
     // showed more delivered than read (`1024 rows read, 1225 delivered`, issue 20).
     this.#steps.showRowsRead();
+    this.#begin();
     const { known, span } = this.#lookup(items);
     if (known instanceof Promise) known.catch(() => undefined);
     this.#ahead++;
@@ -83,6 +86,13 @@ export class LookupQueue {
     // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
     this.#lookedUp.catch(() => undefined);
     if (this.#ahead >= LOOKUPS_AHEAD || !(known instanceof Promise)) await this.#lookedUp;
+  }
+
+  /** The run's lookups begin (LedgerPort.lookupsBegin): called before the first. */
+  #begin(): void {
+    if (this.#begun) return;
+    this.#begun = true;
+    this.#steps.ledger?.ledger.lookupsBegin?.();
   }
 
   /** The run looks nothing up any more (LedgerPort.lookupsDone). */

@@ -130,7 +130,6 @@ describe('the key filter in the ledger', () => {
     writer.close();
   });
 
-  // A push's lookups end before the final merge (LedgerPort.lookupsDone): the copy and the page cache go, and a
   // A merge reads the journal's keys a few rows at a time (statements.ts journalKeys): every page's keys go in.
   it("a merge adds every delivered journal row's keys to the file's filter, page after page", () => {
     const path = join(dir, 'ledger.db');
@@ -158,6 +157,7 @@ describe('the key filter in the ledger', () => {
     writer.close();
   });
 
+  // A push's lookups end before the final merge (LedgerPort.lookupsDone): the copy and the page cache go, and a
   // lookup after it (the run report's, another run's on the same connection) reads them again.
   it('a connection whose lookups are done still finds what it held and what was merged since', () => {
     const { reader, writer, target, run } = readerAndWriter();
@@ -169,6 +169,22 @@ describe('the key filter in the ledger', () => {
     expect([...found.keys()].sort()).toEqual(['id:1', 'id:2']);
     reader.lookupsDone();
     expect(reader.lookupSpan(target, ['id:2'], 'no-such-span').entries.get('id:2')?.state).toBe('delivered');
+    reader.close();
+    writer.close();
+  });
+
+  // A push's lookups hold the filter they read first (LedgerPort.lookupsBegin): the pages its own merges write
+  // on the writer's connection are not read, as the run never looks up a key it delivered.
+  it('lookups that began keep the filter they read first, until they are done', () => {
+    const { reader, writer, target, run } = readerAndWriter();
+    reader.lookupsBegin();
+    expect(reader.lookup(target, ['id:1']).get('id:1')?.state).toBe('delivered');
+    writer.settleBatch(writer.journalBatch(target, run, 'b2', [entry('id:2')], '[]'));
+    writer.merge();
+    // Merged on the other connection: the held filter does not have it, so the records table is not read.
+    expect([...reader.lookup(target, ['id:1', 'id:2']).keys()]).toEqual(['id:1']);
+    reader.lookupsDone();
+    expect([...reader.lookup(target, ['id:1', 'id:2']).keys()].sort()).toEqual(['id:1', 'id:2']);
     reader.close();
     writer.close();
   });
