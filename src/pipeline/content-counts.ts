@@ -9,7 +9,8 @@
 //   only the occurrences past the earlier file's count: the same as pushing the two files in two runs.
 // Exact at the ledger's own identity: a slot keeps the content hash's whole 128 bits (4 words), the file it was
 // last met in, its count there, and the highest count in the run's other files: 28 bytes a slot, 35-40 bytes
-// per distinct record (measured 40.0 at 100,000). 256 tables picked by the hash's top byte, each grown by a quarter (no run-sized copy).
+// per distinct record (measured 40.0 at 100,000). 256 tables picked by the hash's top byte, each grown by a
+// quarter (no run-sized copy).
 import { contentHashLength } from '../ledger/record-key.js';
 
 const shardBits = 8;

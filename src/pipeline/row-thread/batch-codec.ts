@@ -52,7 +52,10 @@ export interface PackedBatch {
 }
 
 const STRIDE = 6;
-/** Numbers a valid row adds after its event's six: mask, fromCell, cells, day, id column, occurrence, a cell per field. */
+/**
+ * Numbers a valid row adds after its event's six: mask, fromCell, cells, day, id column, occurrence (a record
+ * without a conversionId: content-counts.ts), a cell per field.
+ */
 const EXTRA = 6 + 7;
 /** Each event's first number in `nums`. */
 const Kind = {
