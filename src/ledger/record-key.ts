@@ -89,8 +89,8 @@ export function recordKey(record: ConversionRecord, occurrence = 1): string {
 export function recordIdentity(
   record: ConversionRecord,
   occurrence = 1,
+  digest = contentHash(record),
 ): { key: string; contentHash: string } {
-  const digest = contentHash(record);
   return { key: keyOf(record.conversionId, digest, occurrence), contentHash: digest };
 }
 

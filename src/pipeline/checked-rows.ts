@@ -50,14 +50,13 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   const stateFor = (row: SourceRow): FileState => {
     let state = files.get(row.source);
     if (state === undefined) {
-      state = bindFile(row, binding);
+      state = { ...bindFile(row, binding), number: files.size + 1 };
       files.set(row.source, state);
     }
     return state;
   };
   /** Records without a conversionId, by content and file (made at the first such record). */
   let contents: ContentCounts | undefined;
-  const fileNumbers = new Map<SourceInfo, number>();
   /**
    * A record ready to send, unless its conversionId was on an earlier valid row of the run. Without one, its
    * occurrence among identical records of its file (its key's, content-counts.ts), unless an earlier file of the
@@ -65,23 +64,16 @@ export function createRowChecker(options: CheckOptions): RowChecker {
    */
   const accept = (record: ConversionRecord, row: SourceRow, bound: BoundMapping): CheckedRow => {
     const id = record.conversionId;
-    let occurrence = 1;
+    const idColumn = bound.fields.conversionId.column;
     if (id !== undefined && id !== '') {
       if (!seen.add(id)) return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
-    } else {
-      contents ??= new ContentCounts();
-      occurrence = contents.add(contentHash(record), fileNumber(row.source));
-      if (occurrence === 0) return identicalTo(row);
+      return { ok: true, record, row, idColumn };
     }
-    return { ok: true, record, row, idColumn: bound.fields.conversionId.column, occurrence };
-  };
-  const fileNumber = (source: SourceInfo): number => {
-    let number = fileNumbers.get(source);
-    if (number === undefined) {
-      number = fileNumbers.size + 1;
-      fileNumbers.set(source, number);
-    }
-    return number;
+    contents ??= new ContentCounts();
+    const digest = contentHash(record);
+    const occurrence = contents.add(digest, files.get(row.source)!.number);
+    if (occurrence === 0) return identicalTo(row);
+    return { ok: true, record, row, idColumn, occurrence, contentHash: digest };
   };
 
   const check = (row: SourceRow): RowOutcome => {

@@ -10,8 +10,9 @@
 // Exact at the ledger's own identity: a slot keeps the content hash's whole 128 bits (4 words), the file it was
 // last met in, its count there, and the highest count in the run's other files: 28 bytes a slot, 35-40 bytes
 // per distinct record (measured 40.0 at 100,000). 256 tables picked by the hash's top byte, each grown by a
-// quarter (no run-sized copy).
+// quarter (grown-slots.ts: no run-sized copy).
 import { contentHashLength } from '../ledger/record-key.js';
+import { grownCapacity, placedAgain } from './grown-slots.js';
 
 const shardBits = 8;
 const stride = 7;
@@ -92,15 +93,9 @@ class CountTable {
 
   #grow(): void {
     const old = this.#slots;
-    this.#capacity = Math.ceil(this.#capacity * 1.25);
-    const slots = new Uint32Array(this.#capacity * stride);
-    for (let from = 0; from < old.length; from += stride) {
-      if (old[from + 4] === 0) continue;
-      let i = home(old[from + 1]!, this.#capacity);
-      while (slots[i * stride + 4] !== 0) i = (i + 1) % this.#capacity;
-      slots.set(old.subarray(from, from + stride), i * stride);
-    }
-    this.#slots = slots;
+    const capacity = grownCapacity(this.#capacity);
+    this.#slots = placedAgain(old, stride, 4, capacity, (at) => home(old[at + 1]!, capacity));
+    this.#capacity = capacity;
   }
 }
 

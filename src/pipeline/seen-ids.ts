@@ -17,6 +17,7 @@
 // bucket), so a regrowth copies a 256th of the whole (one table of 2^23 slots doubling at once peaked at
 // 96 MiB for 5M ids before).
 import { detached } from '../detached.js';
+import { grownCapacity, placedAgain } from './grown-slots.js';
 import { IdsArena } from './ids-arena.js';
 import { mixWord, WordSet } from './word-set.js';
 
@@ -189,17 +190,11 @@ class SlotTable {
 
   #grow(): void {
     const old = this.#slots;
-    this.#capacity = Math.ceil(this.#capacity * 1.25);
-    const slots = new Uint32Array(this.#capacity * 2);
-    for (let at = 0; at < old.length; at += 2) {
-      const first = old[at]!;
-      if (first === 0) continue;
-      let i = home(this.#rehash(first, old[at + 1]!), this.#capacity);
-      while (slots[i * 2] !== 0) i = (i + 1) % this.#capacity;
-      slots[i * 2] = first;
-      slots[i * 2 + 1] = old[at + 1]!;
-    }
-    this.#slots = slots;
+    const capacity = grownCapacity(this.#capacity);
+    this.#slots = placedAgain(old, 2, 0, capacity, (at) =>
+      home(this.#rehash(old[at]!, old[at + 1]!), capacity),
+    );
+    this.#capacity = capacity;
   }
 }
 

@@ -64,7 +64,7 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     if (!queue) return false;
     // The row thread has hashed the record already (row-thread/: its key and content hash); else it is done here.
     const wire = (result as WireRow).wire;
-    const { key, contentHash } = wire ?? recordIdentity(result.record, result.occurrence);
+    const { key, contentHash } = wire ?? recordIdentity(result.record, result.occurrence, result.contentHash);
     const row = result.row;
     // Every field the item gets on its way, in one literal: added later (held, batch), each grew a store.
     const item: Item = {

@@ -70,7 +70,7 @@ async function run(): Promise<void> {
     if ('ok' in outcome && outcome.ok) {
       const record = outcome.record;
       const day = recordDay(record.conversionDatetime, record.conversionTimezone);
-      writer.outcome(outcome, summary, day, wire ? contentHash(record) : undefined);
+      writer.outcome(outcome, summary, day, wire ? (outcome.contentHash ?? contentHash(record)) : undefined);
     } else writer.outcome(outcome, summary);
     return writer.outcomes >= BATCH_OUTCOMES ? post() : undefined;
   };

@@ -19,7 +19,7 @@ export interface BindingContext {
 }
 
 /** The state of the file `row` opens (its first data row, or its header alone: `cells` empty). */
-export function bindFile(row: SourceRow, context: BindingContext): FileState {
+export function bindFile(row: SourceRow, context: BindingContext): Omit<FileState, 'number'> {
   const { options } = context;
   const preset = presetFor(row, context.configuredPreset, context.detect);
   // A lookalike is told by a row's cells: a header alone (bindHeader) cannot tell.

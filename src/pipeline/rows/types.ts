@@ -20,6 +20,8 @@ export type CheckedRow =
        * content-counts.ts): part of its ledger key. 1 (or absent) for a record with one.
        */
       occurrence?: number;
+      /** The record's content hash, when the checker made it (a record without a conversionId): not made twice. */
+      contentHash?: string;
     }
   | InvalidRow;
 
@@ -50,4 +52,6 @@ export interface FileState {
   bound: BoundMapping;
   validator: Validator;
   lastFoldKey: string | undefined;
+  /** The file's number in the run (1 for the first file bound): records without a conversionId are counted per file. */
+  number: number;
 }
