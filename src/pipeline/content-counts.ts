@@ -7,6 +7,11 @@
 // - a later run of the same file, or of a later export holding the same rows, finds each occurrence sent;
 // - in one run, a file repeating what an earlier file of the run had (overlapping exports pushed together) sends
 //   only the occurrences past the earlier file's count: the same as pushing the two files in two runs.
+// Files are met one after another. A summed record (mapping.sumBy) is counted at the run's end, as a record of its
+// first row's file: when a later file had an identical record meanwhile, that file's count is folded into the others'
+// and the earlier file's restarts at 0, so the summed record is taken for a repeat of the later file's (reported as
+// identical to an earlier file's row, never sent twice, never a key given twice). It takes a user's sumBy without a
+// conversionId (both presets that sum, PayPal and Shopify Payments, map one) and identical records in two files.
 // Exact at the ledger's own identity: a slot keeps the content hash's whole 128 bits (4 words), the file it was
 // last met in, its count there, and the highest count in the run's other files: 28 bytes a slot, 35-40 bytes
 // per distinct record (measured 40.0 at 100,000). 256 tables picked by the hash's top byte, each grown by a
