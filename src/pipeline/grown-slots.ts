@@ -1,7 +1,7 @@
 // The regrowth shared by the run's open-addressing tables (seen-ids.ts, content-counts.ts): slots of `stride`
 // 32-bit words in one Uint32Array, a slot empty while its word `marker` is 0, probed forward from its home.
 
-/** Capacity after a regrowth: a quarter more (each table is one of 256, so a regrowth copies a 1,024th of the set). */
+/** Capacity after a regrowth: a quarter more (each table is one of 256: a regrowth copies a 256th of the set, no run-sized copy). */
 export function grownCapacity(capacity: number): number {
   return Math.ceil(capacity * 1.25);
 }
