@@ -22,7 +22,8 @@ export function placedAgain(
     if (old[at + marker] === 0) continue;
     let i = homeOf(at);
     while (slots[i * stride + marker] !== 0) if (++i === capacity) i = 0;
-    slots.set(old.subarray(at, at + stride), i * stride);
+    // Word by word: `set` of a subarray would make a view object per slot moved.
+    for (let w = 0, to = i * stride; w < stride; w++) slots[to + w] = old[at + w]!;
   }
   return slots;
 }
