@@ -37,6 +37,8 @@ export const keyFilterSql = {
 };
 
 type Statements = { [name in keyof typeof keyFilterSql]: Database.Statement };
+const noBatches: ReadonlySet<number> = new Set();
+
 /** A stored page: its segment and index. */
 type Page = [number, number];
 
@@ -47,6 +49,8 @@ export class KeyFilterStore {
   #version = -1;
   /** Whether `current` returns the copy it has, whatever the file's version now (`hold`). */
   #held = false;
+  /** The keys of journaled batches added ahead of their merge (`addAhead`), in a newest-only copy of `version`. */
+  #ahead: { filter: KeyFilter; version: number; batches: Set<number> } | undefined;
 
   constructor(db: Database.Database) {
     this.#stmt = prepareAll(db, keyFilterSql);
@@ -105,15 +109,55 @@ export class KeyFilterStore {
    * nothing when the filter is not complete: a rebuild reads every key of the records table anyway.
    */
   add(pairs: Iterable<readonly [number, string]>): void {
+    this.addMerging(() => pairs);
+  }
+
+  /**
+   * `add` for a merge: `pairs(ahead)` gives the pairs it moves into records less those of the journaled batches
+   * in `ahead`, whose keys `addAhead` holds already; the copy holding them is the one written.
+   */
+  addMerging(pairs: (ahead: ReadonlySet<number>) => Iterable<readonly [number, string]>): void {
     const { complete, version } = this.#stmt.state.get() as { complete: number; version: number };
     this.release();
+    const ahead = this.#ahead?.version === version ? this.#ahead : undefined;
+    // Dropped whatever happens next: were this transaction rolled back, a copy marked with the version it wrote
+    // could later match another write's. The same holds for the copy kept for lookups.
+    this.#ahead = undefined;
     if (complete !== 1) return;
     // A key goes into the newest segment, so that segment alone is read (a merge on the writer's thread, which
-    // never looks up, does not hold the whole filter). The copy kept for lookups is dropped: were this
-    // transaction rolled back, a copy marked with the version it wrote could later match another write's.
-    const filter = this.#newestOnly();
-    for (const [target, key] of pairs) filter.add(target, key);
+    // never looks up, does not hold the whole filter).
+    const filter = ahead?.filter ?? this.#newestOnly();
+    for (const [target, key] of pairs(ahead?.batches ?? noBatches)) filter.add(target, key);
     this.#write(filter, version);
+  }
+
+  /**
+   * Adds the pairs of journaled batch `batch` to a newest-only copy kept in memory, not to the file: the merge that
+   * moves the batch into records writes them with its own (`addMerging`) instead of reading the batch's keys back
+   * and hashing them then, on the run's critical path (issue 23: 1-2 s of a 1M-record final merge). Called once
+   * the batch is committed, in a read transaction. The copy stands for the file version it was read at: after
+   * any other write of the filter a new copy starts, and the batches of the old one are read at their merge. A
+   * key added here whose batch never reaches records costs a probe of records, never a key: the filter may only
+   * hold more than records.
+   */
+  addAhead(batch: number, pairs: Iterable<readonly [number, string]>): void {
+    const { complete, version } = this.#stmt.state.get() as { complete: number; version: number };
+    if (complete !== 1) {
+      this.#ahead = undefined;
+      return;
+    }
+    if (this.#ahead?.version !== version)
+      this.#ahead = { filter: this.#newestOnly(), version, batches: new Set() };
+    const ahead = this.#ahead;
+    // A batch id names one batch only while the row lives: a new row may take the id of one unjournaled.
+    ahead.batches.delete(batch);
+    try {
+      for (const [target, key] of pairs) ahead.filter.add(target, key);
+    } catch (error) {
+      this.#ahead = undefined;
+      throw error;
+    }
+    ahead.batches.add(batch);
   }
 
   /** The filter with only its newest segment's bits read: to add to, never to look up in. */

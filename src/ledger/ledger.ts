@@ -481,8 +481,9 @@ export class Ledger implements LedgerStore {
   ): number {
     this.#guard();
     this.#stmt.syncFull.run();
+    let id: number;
     try {
-      return this.#db
+      id = this.#db
         .transaction(() => {
           const params = {
             target: targetId,
@@ -500,6 +501,27 @@ export class Ledger implements LedgerStore {
         .immediate();
     } finally {
       this.#stmt.syncNormal.run();
+    }
+    this.#addAhead(targetId, id, keys);
+    return id;
+  }
+
+  /**
+   * The committed batch's keys into the key filter's copy that its merge writes (KeyFilterStore.addAhead): the
+   * writer hashes them while the run reads, and the merge reads back only what was not added so. Never fails the
+   * journal, which is committed: without the copy the merge reads the keys back.
+   */
+  #addAhead(targetId: number, batchId: number, keys: JournalBody): void {
+    try {
+      const text =
+        typeof keys === 'string'
+          ? keys
+          : Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength).toString();
+      const entries = JSON.parse(text) as unknown[][];
+      const pairs = entries.flatMap(([key]) => (typeof key === 'string' ? [[targetId, key] as const] : []));
+      this.#db.transaction(() => this.#filter.addAhead(batchId, pairs))();
+    } catch {
+      // The merge reads this batch's keys back (the store keeps no copy that lacks them).
     }
   }
 
@@ -713,7 +735,7 @@ export class Ledger implements LedgerStore {
     this.#guard();
     const merged = this.#db
       .transaction(() => {
-        this.#filter.add(this.#mergedKeys());
+        this.#filter.addMerging((ahead) => this.#mergedKeys(ahead));
         let merged = this.#stmt.merge.run().changes;
         this.#stmt.clearStaged.run();
         if ((this.#stmt.inflightAny.get() as { any: number }).any === 1) this.#stmt.unflightJournal.run();
@@ -732,14 +754,18 @@ export class Ledger implements LedgerStore {
     return this.#merges;
   }
 
-  /** The (target, key) pairs a merge adds to records: staged rows, and delivered journal rows' entries. */
-  *#mergedKeys(): Generator<readonly [number, string]> {
+  /**
+   * The (target, key) pairs a merge adds to records: staged rows, and delivered journal rows' entries but those of
+   * the batches `ahead` (their keys are in the filter's copy already: KeyFilterStore.addAhead).
+   */
+  *#mergedKeys(ahead: ReadonlySet<number>): Generator<readonly [number, string]> {
     type Row = [number, number, string];
     const staged = paged((after?: Row) => this.#stmt.stagedKeys.all(after?.[0] ?? 0) as Row[]);
     for (const [, target, key] of staged) yield [target, key];
     type JournalRow = [number, number, string | null];
+    const skipped = JSON.stringify([...ahead]);
     const journal = paged(
-      (after?: JournalRow) => this.#stmt.journalKeys.all(after?.[0] ?? 0) as JournalRow[],
+      (after?: JournalRow) => this.#stmt.journalKeys.all(after?.[0] ?? 0, skipped) as JournalRow[],
     );
     for (const [, target, key] of journal) if (key !== null) yield [target, key];
   }

@@ -100,9 +100,11 @@ export const sql = {
   stagedKeys: 'SELECT id, target_id, key FROM staged WHERE id > ? ORDER BY id LIMIT 10000',
   // The journal's keys alone, its rows' entries read by SQLite: in JavaScript, a page of whole entries (64 rows'
   // text, ~3.5 MiB) and its parse grew a 1M-entry merge's heap by 15 MiB (issue 23). A row without entries still
-  // gives one row (key NULL): a page of such rows alone must not read as the end.
+  // gives one row (key NULL): a page of such rows alone must not read as the end. The batches whose keys the
+  // writer added ahead (key-filter-store.ts addAhead), a JSON array of ids, are left out.
   journalKeys: `SELECT b.id, b.target_id, e.value ->> 0 FROM (SELECT id, target_id, keys FROM batches
-      WHERE state = 'delivered' AND id > ? ORDER BY id LIMIT 2) AS b LEFT JOIN jsonb_each(b.keys) AS e
+      WHERE state = 'delivered' AND id > ? AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 2)
+      AS b LEFT JOIN jsonb_each(b.keys) AS e
     ORDER BY b.id`,
   // A key's page cursor is its bytes (a BLOB, cast back): a key holding a lone surrogate reads back as other
   // text than it is stored as (key-filter.ts filterForm), and a cursor of that text would skip keys.

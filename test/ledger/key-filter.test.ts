@@ -157,6 +157,54 @@ describe('the key filter in the ledger', () => {
     writer.close();
   });
 
+  /** The file's filter as a new connection reads it. */
+  const fileFilter = (path: string) => {
+    const raw = retain(new Database(path));
+    const filter = raw.transaction(() => new KeyFilterStore(raw).current())();
+    raw.close();
+    return filter;
+  };
+
+  /** A writer, its target and run, and 200 keys journaled and delivered in 5 batches. */
+  const journaledAhead = () => {
+    const path = join(dir, 'ledger.db');
+    const writer = openLedger(path);
+    const target = writer.target(targetOf('https://crm.example', 'k'));
+    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const keys = Array.from({ length: 200 }, (_, i) => key(i));
+    for (let batch = 0; batch < 5; batch++) {
+      const entries = keys.slice(batch * 40, (batch + 1) * 40).map(entry);
+      writer.settleBatch(writer.journalBatch(target, run, `b${batch}`, entries, '[]'));
+    }
+    return { path, writer, target, keys };
+  };
+
+  // KeyFilterStore.addAhead: the writer hashes a batch's keys once it is journaled, and its merge writes them.
+  it('a merge writes the keys its connection journaled, without reading them back from the journal', () => {
+    const { path, writer, target, keys } = journaledAhead();
+    // The journal's keys, emptied behind the writer's back: only the copy it keeps still has them.
+    const raw = retain(new Database(path));
+    raw.exec(`UPDATE batches SET keys = '[]'`);
+    raw.close();
+    writer.merge();
+    const filter = fileFilter(path);
+    expect(keys.filter((k) => !filter?.mayContain(target, k))).toEqual([]);
+    writer.close();
+  });
+
+  it('a filter written by another connection before the merge: the merge reads its batches back and keeps that write', () => {
+    const { path, writer, target, keys } = journaledAhead();
+    // Another connection adds keys of its own (on every page of the first segment) before the writer merges.
+    const others = Array.from({ length: 200 }, (_, i) => key(1000 + i));
+    const raw = retain(new Database(path));
+    raw.transaction(() => new KeyFilterStore(raw).add(others.map((k) => [target, k] as const)))();
+    raw.close();
+    writer.merge();
+    const filter = fileFilter(path);
+    expect([...keys, ...others].filter((k) => !filter?.mayContain(target, k))).toEqual([]);
+    writer.close();
+  });
+
   // A push's lookups end before the final merge (LedgerPort.lookupsDone): the copy and the page cache go, and a
   // lookup after it (the run report's, another run's on the same connection) reads them again.
   it('a connection whose lookups are done still finds what it held and what was merged since', () => {
