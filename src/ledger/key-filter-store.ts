@@ -4,7 +4,9 @@
 // The one rule: every (target, key) in `records` is in the filter, in the same transaction. So every statement
 // that can add a key to records adds it to the filter first (ledger.ts: merge, the rejections, a target's
 // merge), and a reader refreshes its copy inside the read transaction of its lookup, so that a key merged by
-// another connection between the two is never missed. A ledger whose filter is not complete (one written by
+// another connection between the two is never missed. A writer may hash a journaled batch's keys before its
+// merge, into a copy that the merge writes in its own transaction (`addAhead`): the rule holds at every commit,
+// and the filter may hold more than records, never less. A ledger whose filter is not complete (one written by
 // revimport before v7) is looked up without it until an opener with write access builds it from the records
 // (ledger.ts `buildKeyFilter`: not while another process's run is live).
 import type Database from 'better-sqlite3';
@@ -37,6 +39,8 @@ export const keyFilterSql = {
 };
 
 type Statements = { [name in keyof typeof keyFilterSql]: Database.Statement };
+
+/** No journaled batch added ahead (`addMerging` without a copy that matches the file). */
 const noBatches: ReadonlySet<number> = new Set();
 
 /** A stored page: its segment and index. */
