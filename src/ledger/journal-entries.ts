@@ -1,7 +1,7 @@
 // A journaled batch's entries in the form `batches.keys` holds them, `[key, hash, currency, value]` per
 // record: packed once on the caller's thread. Entries given already packed (the pipeline's) are kept as
 // they are, so a record costs one allocation on its way to the ledger, not an object and then a tuple.
-import type { JournalEntries, JournalEntry, PackedJournalEntry } from './types.js';
+import type { JournalBody, JournalEntries, JournalEntry, PackedJournalEntry } from './types.js';
 
 export const isPacked = (entry: JournalEntry | PackedJournalEntry): entry is PackedJournalEntry =>
   Array.isArray(entry);
@@ -25,4 +25,11 @@ export function journalColumn<I extends 0 | 1 | 2 | 3>(
   at: I,
 ): PackedJournalEntry[I][] {
   return entries.map((entry) => packed(entry)[at]);
+}
+
+/** A journaled body or entries as text: a push gives their UTF-8 bytes (transport/body-bytes.ts, journal-slots.ts). */
+export function journalText(body: JournalBody): string {
+  return typeof body === 'string'
+    ? body
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }

@@ -15,7 +15,7 @@ import {
   sampleDelivered,
   withProbed,
 } from './delivered-values.js';
-import { packJournal } from './journal-entries.js';
+import { journalText, packJournal } from './journal-entries.js';
 import type { KeyFilter } from './key-filter.js';
 import { KeyFilterStore } from './key-filter-store.js';
 import type { LedgerStore } from './ledger-store.js';
@@ -513,13 +513,8 @@ export class Ledger implements LedgerStore {
    */
   #addAhead(targetId: number, batchId: number, keys: JournalBody): void {
     try {
-      const text =
-        typeof keys === 'string'
-          ? keys
-          : Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength).toString();
-      const entries = JSON.parse(text) as unknown[][];
-      const pairs = entries.flatMap(([key]) => (typeof key === 'string' ? [[targetId, key] as const] : []));
-      this.#db.transaction(() => this.#filter.addAhead(batchId, pairs))();
+      const entries = JSON.parse(journalText(keys)) as unknown[][];
+      this.#db.transaction(() => this.#filter.addAhead(batchId, targetKeys(targetId, entries)))();
     } catch {
       // The merge reads this batch's keys back (the store keeps no copy that lacks them).
     }
@@ -918,6 +913,11 @@ export function openLedger(path: string, options: OpenLedgerOptions = {}): Ledge
 
 function params(target: number, keys: readonly string[]): { target: number; keys: string } {
   return { target, keys: JSON.stringify(keys) };
+}
+
+/** The (target, key) pairs of packed journal entries (`[key, hash, currency, value]`), one tuple at a time. */
+function* targetKeys(targetId: number, entries: readonly unknown[][]): Generator<readonly [number, string]> {
+  for (const [key] of entries) if (typeof key === 'string') yield [targetId, key];
 }
 
 /** The keys the filter cannot rule out of records: only these are probed there. */

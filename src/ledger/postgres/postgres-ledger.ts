@@ -11,7 +11,7 @@ import {
   sampleDelivered,
   withProbed,
 } from '../delivered-values.js';
-import { journalColumn } from '../journal-entries.js';
+import { journalColumn, journalText } from '../journal-entries.js';
 import type { LedgerStore } from '../ledger-store.js';
 import type { Target } from '../target.js';
 import type {
@@ -293,7 +293,7 @@ export class PostgresLedger implements LedgerStore {
         journalColumn(entries, 1),
         journalColumn(entries, 2),
         journalColumn(entries, 3),
-        bodyText(body),
+        journalText(body),
         this.#now(),
       ] as never[]);
       return rows[0]!.id as number;
@@ -573,11 +573,4 @@ function accountRow(row: Record<string, unknown>): AccountRow {
     outstanding: Number(row.outstanding),
     lastUsed: last === 0 ? null : last,
   };
-}
-
-/** A journaled body as text: the column is text, and a push gives the body's bytes (transport/body-bytes.ts). */
-function bodyText(body: JournalBody): string {
-  return typeof body === 'string'
-    ? body
-    : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
