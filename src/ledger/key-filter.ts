@@ -6,7 +6,8 @@
 // 256-bit block with one hash and sets one bit in each of the block's eight 32-bit words with the other, so a
 // probe reads one cache line. It never answers "absent" for a key that was added; it answers "maybe" for a
 // key never added about once in 200 at the capacity's 12 bits a key. Bloom filters cannot grow, so the
-// filter is a list of segments, each twice the last; a key goes into the newest and is looked for in all.
+// filter is a list of segments, each twice the last up to `maxPages`, then of `maxPages` each; a key goes into the
+// newest and is looked for in all.
 // Pure: the pages are written to and read from the ledger file by key-filter-store.ts.
 
 /** 256-bit blocks, 2,048 to a page: a page is 64 KiB, what the ledger stores and rewrites as one row. */
@@ -16,8 +17,15 @@ const wordsPerPage = blocksPerPage * wordsPerBlock;
 export const pageBytes = wordsPerPage * 4;
 /** Bits of a segment per key it is sized for: ~0.5 % of absent keys answer "maybe" when it is full. */
 const bitsPerKey = 12;
-/** The first segment: 2 pages (128 KiB, ~87,000 keys); each next one twice the pages of the last. */
+/** The first segment: 2 pages (128 KiB, ~87,000 keys); each next one twice the pages of the last, up to `maxPages`. */
 const firstPages = 2;
+/**
+ * The largest segment: 32 pages (2 MiB, ~1.4M keys). A writer holds its newest segment whole while it adds (the
+ * copy it keeps ahead of its merge, key-filter-store.ts), and a push of 5M new keys peaked with a 64-page newest
+ * segment and the 128-page one it opened (12 MiB on the writer's thread; bench/README.md, "Session 29"). A probe
+ * reads one block a segment: 5M keys take seven segments instead of six. Segments already stored keep their size.
+ */
+export const maxPages = 32;
 
 /** Parquet's split-block salts: one odd multiplier per word of a block. */
 const salts = new Uint32Array([
@@ -136,7 +144,7 @@ export class KeyFilter {
   add(target: number, key: string): void {
     let newest = this.segments.at(-1);
     if (!newest || newest.keys >= newest.capacity) {
-      newest = newSegment(newest ? newest.pages * 2 : firstPages);
+      newest = newSegment(newest ? Math.min(newest.pages * 2, maxPages) : firstPages);
       this.segments.push(newest);
     }
     const hash = this.#hash;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copySettledPage } from '../../src/ledger/copy-ledger.js';
-import { KeyFilter, pageBytes } from '../../src/ledger/key-filter.js';
+import { KeyFilter, maxPages, newSegment, pageBytes } from '../../src/ledger/key-filter.js';
 import { KeyFilterStore, keyFilterSql } from '../../src/ledger/key-filter-store.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
@@ -30,6 +30,30 @@ describe('KeyFilter', () => {
     let missed = 0;
     for (let n = 0; n < 400_000; n++) if (!filter.mayContain(1 + (n % 2), key(n))) missed++;
     expect(missed).toBe(0);
+  });
+
+  it('opens segments twice the last up to maxPages, then of maxPages each (also after a larger stored one)', () => {
+    const full = (pages: number) => {
+      const segment = newSegment(pages);
+      segment.keys = segment.capacity;
+      return segment;
+    };
+    const filter = new KeyFilter([full(maxPages / 2)]);
+    filter.add(1, 'id:a');
+    expect(filter.segments.map((s) => s.pages)).toEqual([maxPages / 2, maxPages]);
+    filter.segments[1]!.keys = filter.segments[1]!.capacity;
+    filter.add(1, 'id:b');
+    expect(filter.segments.map((s) => s.pages)).toEqual([maxPages / 2, maxPages, maxPages]);
+    // A ledger written before the cap may hold a larger newest segment: the next one is still maxPages.
+    const older = new KeyFilter([full(maxPages * 2)]);
+    older.add(1, 'id:c');
+    expect(older.segments.map((s) => s.pages)).toEqual([maxPages * 2, maxPages]);
+    for (const [f, k] of [
+      [filter, 'id:a'],
+      [filter, 'id:b'],
+      [older, 'id:c'],
+    ] as const)
+      expect(f.mayContain(1, k)).toBe(true);
   });
 
   it('answers "maybe" for about one key in a hundred it never held, and tells targets apart', () => {
