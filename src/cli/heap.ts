@@ -15,6 +15,16 @@
 // `youngSemiSpaceMiB` per semi-space, then goes to 1 (no more growth), checked after each collection (a
 // shrunk new space may grow back). `--check` of 1M rows (bench/README.md): 16 MiB (default) 139 MiB 5.6 s CPU,
 // 4 MiB 117-121 MiB 5.9 s, 8 MiB 124-127 MiB 5.7 s, 1 MiB (factor 1 from the start) 114 MiB 8.2 s.
+//
+// Held until a push's threads run (Session 29): each new isolate sets the factor back to 2 when its heap is made
+// (a factor under 2 is raised there: a bare node with the factor at 1 grew its new space to 32 MiB once a worker
+// had started), on the worker's thread, tens of milliseconds before the worker is online and this thread hears
+// of it. The main thread's new space was at its cap by then (it gets there while the modules load), so a
+// collection in that window doubled it past the cap: one 1M-row push in three ran with 8 MiB semi-spaces (9-10
+// MiB more at its peak), and a 5M push peaked at 177 MiB against 159-163. So a push keeps the factor at 1 from
+// its start (`tuneHeap`, before the command's modules load) while its ledger's threads start (a window can then
+// grow the new space only from its first 1 MiB semi-spaces, to 2), and `releaseYoungGeneration` lets it grow to
+// the cap once they run. Every other command has the cap alone, as before.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
@@ -36,23 +46,43 @@ export function heapFlag(execArgv: readonly string[]): string | undefined {
 /** The semi-space size (MiB) the young generation may grow to; V8's own limit is 16 on 64-bit. */
 export const youngSemiSpaceMiB = 4;
 
-/** The growth factor for a new space of `newSpaceBytes` (both semi-spaces): 2 below the cap, 1 at it. */
-export function youngGrowthFactor(newSpaceBytes: number): 1 | 2 {
-  return newSpaceBytes >= 2 * youngSemiSpaceMiB * 1024 * 1024 ? 1 : 2;
+/**
+ * The growth factor for a new space of `newSpaceBytes` (both semi-spaces): 1 while `held` (a push's threads are
+ * starting), else 2 below the cap and 1 at it.
+ */
+export function youngGrowthFactor(newSpaceBytes: number, held = false): 1 | 2 {
+  return held || newSpaceBytes >= 2 * youngSemiSpaceMiB * 1024 * 1024 ? 1 : 2;
 }
 
-/** Keeps the young generation at `youngSemiSpaceMiB`: after each collection, sets the factor it needs. */
-export function capYoungGeneration(): PerformanceObserver {
-  const setFactor = () => {
-    const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    setFlagsFromString(`--semi-space-growth-factor=${youngGrowthFactor(space?.space_size ?? 0)}`);
-  };
+/** Whether the young generation is held at its size (see the header); `capYoungGeneration`'s state. */
+let youngHeld = false;
+
+/** Sets the growth factor the new space's size and `youngHeld` call for. */
+function setFactor(): void {
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  setFlagsFromString(`--semi-space-growth-factor=${youngGrowthFactor(space?.space_size ?? 0, youngHeld)}`);
+}
+
+/** Lets a held young generation grow to its cap (RunDeps.growYoung): a push's threads run. */
+export function releaseYoungGeneration(): void {
+  if (!youngHeld) return;
+  youngHeld = false;
+  setFactor();
+}
+
+/**
+ * Keeps the young generation at `youngSemiSpaceMiB`: after each collection, sets the factor it needs; `held`: at
+ * its present size until `releaseYoungGeneration`.
+ */
+export function capYoungGeneration(held = false): PerformanceObserver {
+  youngHeld = held;
   // Set each time, not only on a change, and again as each worker thread runs: starting one sets the process's
   // V8 flags again (the factor back to 2 until this thread's next collection; a 1M-row push again's new space
   // grew to 16 MiB, and the ledger threads' to 4).
   process.on('worker', (worker: Worker) => worker.once('online', setFactor));
   const observer = new PerformanceObserver(setFactor);
   observer.observe({ entryTypes: ['gc'] });
+  setFactor();
   return observer;
 }
 
@@ -73,8 +103,9 @@ export function collectAfterReading(rowsRead: number): void {
   if (worthCollecting(rowsRead)) collectGarbage();
 }
 
-export function tuneHeap(execArgv: readonly string[], nodeOptions?: string): void {
+/** `holdYoung`: the command is a push, whose pipeline releases the young generation (see the header). */
+export function tuneHeap(execArgv: readonly string[], nodeOptions?: string, holdYoung = false): void {
   const flag = heapFlag(execArgv);
   if (flag) setFlagsFromString(flag);
-  if (!userSizesYoung(execArgv, nodeOptions)) capYoungGeneration();
+  if (!userSizesYoung(execArgv, nodeOptions)) capYoungGeneration(holdYoung);
 }

@@ -32,6 +32,8 @@ export async function runPipeline(
     return tally.finalize(notSent, deps.now() - started);
   };
   const unwatch = stopOnSignal(delivery, deps.signal);
+  const onThread = useRowThread(deps.rowThread, settings, options);
+  if (!onThread) deps.growYoung?.();
   try {
     if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
     await guard?.readHistory();
@@ -44,8 +46,8 @@ export async function runPipeline(
     });
     const signal = guard ? anySignal(deps.signal, guard.signal) : deps.signal;
     const steps = { take, tally, hooks, signal };
-    if (useRowThread(deps.rowThread, settings, options)) {
-      await checkFilesOnThread(rowThreadData(settings, options, deps), steps);
+    if (onThread) {
+      await checkFilesOnThread(rowThreadData(settings, options, deps), steps, deps.growYoung);
     } else {
       // Here, between the run's other work (the default; stdin and a transform always).
       const { stdin, signal: stop, wallClock } = deps;

@@ -52,6 +52,12 @@ export interface RunDeps {
    * 1M ids; the reader's buffers) goes before the ledger's final merge, which set a push's peak. Absent: none (tests).
    */
   collect?: (rowsRead: number) => void;
+  /**
+   * Called once the run's threads run (the ledger's before the run, the row thread's once it started), before the
+   * rows: the main thread's young generation, held at its first size while threads start, may grow to its cap
+   * (cli/heap.ts releaseYoungGeneration). Absent: nothing (tests).
+   */
+  growYoung?: () => void;
   /** For tests: backoff base (ms). */
   baseDelayMs?: number;
 }

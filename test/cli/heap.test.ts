@@ -57,6 +57,11 @@ describe('young generation', () => {
     expect(youngGrowthFactor(2 * youngSemiSpaceMiB * 1024 * 1024)).toBe(1);
   });
 
+  it('does not grow while held, whatever its size', () => {
+    expect(youngGrowthFactor(2 * 1024 * 1024, true)).toBe(1);
+    expect(youngGrowthFactor(2 * 1024 * 1024, false)).toBe(2);
+  });
+
   it('is left to the user who sizes it', () => {
     expect(userSizesYoung([])).toBe(false);
     expect(userSizesYoung(['--max-old-space-size=4096'], '--enable-source-maps')).toBe(false);

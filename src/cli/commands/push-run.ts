@@ -14,7 +14,7 @@ import type { Summary } from '../../report/summary.js';
 import { checkUrl } from '../../transport/client.js';
 import { chooseProxy, describeProxy } from '../../transport/proxy.js';
 import type { CommandContext } from '../context.js';
-import { collectAfterReading } from '../heap.js';
+import { collectAfterReading, releaseYoungGeneration } from '../heap.js';
 import type { CliIO } from '../io.js';
 import { createProgress, type Progress, sizeOfInputs } from '../progress.js';
 import type { ReportFacts } from '../report-facts.js';
@@ -53,7 +53,7 @@ interface RunParts {
   rejects: RejectsWriter | undefined;
   /** The rejects rows' `_run` and the path's `{runId}`: `check`, or the ledger's run id once it is held. */
   label: { value: string };
-  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'collect'>;
+  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'collect' | 'growYoung'>;
   exitCodeOf(summary: Summary): number;
 }
 
@@ -86,6 +86,7 @@ export async function execute(
       signal,
       rowThread: rowThreadMode(io.env),
       collect: collectAfterReading,
+      growYoung: releaseYoungGeneration,
     },
     exitCodeOf: (summary) => exitCodeOfRun(summary, run.check, prepared.settings, signal),
   };

@@ -41,11 +41,16 @@ export interface ThreadSteps {
   signal: AbortSignal | undefined;
 }
 
-/** Reads and checks `data.files` on the row thread, taking each outcome here, in order. */
-export async function checkFilesOnThread(data: RowThreadData, steps: ThreadSteps): Promise<void> {
+/** Reads and checks `data.files` on the row thread, taking each outcome here, in order; `running`: once it runs. */
+export async function checkFilesOnThread(
+  data: RowThreadData,
+  steps: ThreadSteps,
+  running?: () => void,
+): Promise<void> {
   const thread = new RowThread(data);
   try {
     await thread.started;
+    running?.();
     await consume(thread, steps);
   } finally {
     await thread.end();
