@@ -20,8 +20,8 @@
 // (a factor under 2 is raised there: a bare node with the factor at 1 grew its new space to 32 MiB once a worker
 // had started), on the worker's thread, tens of milliseconds before the worker is online and this thread hears
 // of it. The main thread's new space was at its cap by then (it gets there while the modules load), so a
-// collection in that window doubled it past the cap: one 1M-row push in three ran with 8 MiB semi-spaces (9-10
-// MiB more at its peak), and a 5M push peaked at 177 MiB against 159-163. So a push keeps the factor at 1 from
+// collection in that window doubled it past the cap: one 1M-row push in three to four ran with 8 MiB semi-spaces
+// (9-10 MiB more at its peak), and a 5M push so peaked at 177 MiB against 159-168. So a push keeps the factor at 1 from
 // its start (`tuneHeap`, before the command's modules load) while its ledger's threads start (a window can then
 // grow the new space only from its first 1 MiB semi-spaces, to 2), and `releaseYoungGeneration` lets it grow to
 // the cap once they run. Every other command has the cap alone, as before.

@@ -21,9 +21,10 @@ const bitsPerKey = 12;
 const firstPages = 2;
 /**
  * The largest segment: 32 pages (2 MiB, ~1.4M keys). A writer holds its newest segment whole while it adds (the
- * copy it keeps ahead of its merge, key-filter-store.ts), and a push of 5M new keys peaked with a 64-page newest
- * segment and the 128-page one it opened (12 MiB on the writer's thread; bench/README.md, "Session 29"). A probe
- * reads one block a segment: 5M keys take seven segments instead of six. Segments already stored keep their size.
+ * copy it keeps ahead of its merge, key-filter-store.ts) and its merge writes every page it dirtied: a push of 1M
+ * keys into a 5M-record ledger opened a 128-page segment (8 MiB) and wrote all of it at its final merge; with this
+ * cap it took 0.89 x the time (bench/README.md, "Session 29"). A probe reads one block a segment: 5M keys take
+ * seven segments instead of six. Segments already stored keep their size.
  */
 export const maxPages = 32;
 
