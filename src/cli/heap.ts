@@ -21,10 +21,11 @@
 // had started), on the worker's thread, tens of milliseconds before the worker is online and this thread hears
 // of it. The main thread's new space was at its cap by then (it gets there while the modules load), so a
 // collection in that window doubled it past the cap: one 1M-row push in three to four ran with 8 MiB semi-spaces
-// (9-10 MiB more at its peak), and a 5M push so peaked at 177 MiB against 159-168. So a push keeps the factor at 1 from
-// its start (`tuneHeap`, before the command's modules load) while its ledger's threads start (a window can then
-// grow the new space only from its first 1 MiB semi-spaces, to 2), and `releaseYoungGeneration` lets it grow to
-// the cap once they run. Every other command has the cap alone, as before.
+// (9-10 MiB more at its peak), and a 5M push so peaked at 177 MiB against 159-168. So a push that delivers holds
+// the factor at 1 from its action's start (`holdYoungGeneration`, before the command's modules load) while its
+// ledger's threads start (a window can then grow the new space only from its first 1 MiB semi-spaces, to 2), and
+// `releaseYoungGeneration` lets it grow to the cap once they run. `--check` starts no thread, and every other
+// command has the cap alone, as before.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
@@ -54,13 +55,21 @@ export function youngGrowthFactor(newSpaceBytes: number, held = false): 1 | 2 {
   return held || newSpaceBytes >= 2 * youngSemiSpaceMiB * 1024 * 1024 ? 1 : 2;
 }
 
-/** Whether the young generation is held at its size (see the header); `capYoungGeneration`'s state. */
+/** Whether `capYoungGeneration` runs (not when the user sizes the young generation), and whether it holds it. */
+let youngCapped = false;
 let youngHeld = false;
 
 /** Sets the growth factor the new space's size and `youngHeld` call for. */
 function setFactor(): void {
   const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
   setFlagsFromString(`--semi-space-growth-factor=${youngGrowthFactor(space?.space_size ?? 0, youngHeld)}`);
+}
+
+/** Holds the young generation at its present size (a push that delivers, before it loads and starts its threads). */
+export function holdYoungGeneration(): void {
+  if (!youngCapped) return;
+  youngHeld = true;
+  setFactor();
 }
 
 /** Lets a held young generation grow to its cap (RunDeps.growYoung): a push's threads run. */
@@ -70,12 +79,9 @@ export function releaseYoungGeneration(): void {
   setFactor();
 }
 
-/**
- * Keeps the young generation at `youngSemiSpaceMiB`: after each collection, sets the factor it needs; `held`: at
- * its present size until `releaseYoungGeneration`.
- */
-export function capYoungGeneration(held = false): PerformanceObserver {
-  youngHeld = held;
+/** Keeps the young generation at `youngSemiSpaceMiB`: after each collection, sets the factor it needs. */
+export function capYoungGeneration(): PerformanceObserver {
+  youngCapped = true;
   // Set each time, not only on a change, and again as each worker thread runs: starting one sets the process's
   // V8 flags again (the factor back to 2 until this thread's next collection; a 1M-row push again's new space
   // grew to 16 MiB, and the ledger threads' to 4).
@@ -103,9 +109,8 @@ export function collectAfterReading(rowsRead: number): void {
   if (worthCollecting(rowsRead)) collectGarbage();
 }
 
-/** `holdYoung`: the command is a push, whose pipeline releases the young generation (see the header). */
-export function tuneHeap(execArgv: readonly string[], nodeOptions?: string, holdYoung = false): void {
+export function tuneHeap(execArgv: readonly string[], nodeOptions?: string): void {
   const flag = heapFlag(execArgv);
   if (flag) setFlagsFromString(flag);
-  if (!userSizesYoung(execArgv, nodeOptions)) capYoungGeneration(holdYoung);
+  if (!userSizesYoung(execArgv, nodeOptions)) capYoungGeneration();
 }

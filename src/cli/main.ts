@@ -71,7 +71,7 @@ export function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
 
 /** Used by bin/revimport.js: wires the real process, signals included. */
 export async function run(): Promise<void> {
-  tuneHeap(process.execArgv, process.env.NODE_OPTIONS, process.argv[2] === 'push');
+  tuneHeap(process.execArgv, process.env.NODE_OPTIONS);
   ignoreClosedPipe(process.stdout);
   ignoreClosedPipe(process.stderr);
   const controller = new AbortController();

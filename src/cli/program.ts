@@ -3,6 +3,7 @@
 // `--version` and the signal handlers of cli/main.ts come up fast.
 import { type Command, Option, Command as Program } from 'commander';
 import type { CommandContext } from './context.js';
+import { holdYoungGeneration } from './heap.js';
 import { version } from './version.js';
 
 // Kept here for modules that still import it from the program (its own module is context.ts).
@@ -63,6 +64,8 @@ const definePush: DefineCommand = (parent, context) => {
       ),
     ),
   ).action(async (files: string[], options: Record<string, unknown>) => {
+    // A push that delivers starts the ledger's threads: its young generation waits for them (cli/heap.ts).
+    if (options.check !== true) holdYoungGeneration();
     const { pushCommand } = await import('./commands/push.js');
     context.setExitCode(await pushCommand(files, options, context));
   });
