@@ -8,9 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { youngSemiSpaceMiB } from '../../src/cli/heap.js';
-import { runCli } from '../helpers/cli.js';
-import { useE2E } from '../helpers/e2e.js';
-import { pushEnv, writeExport } from '../helpers/exports.js';
+import { pushWithPreload, useE2E } from '../helpers/e2e.js';
+import { writeExport } from '../helpers/exports.js';
 
 const key = 'main-young-key-3f9a';
 const e2e = useE2E({ key });
@@ -20,15 +19,9 @@ const cap = 2 * youngSemiSpaceMiB * 2 ** 20;
 
 describe("the main thread's young generation", () => {
   it('is below its cap while the ledger threads start, then grows to the cap and no further', async () => {
-    const receiver = await e2e.start({ honourIdempotencyKey: false });
+    await e2e.start({ honourIdempotencyKey: false });
     const file = writeExport(e2e.work, 'young.csv', { to: 60_000 });
-    const run = await runCli(['push', file, '-c', e2e.config, '--json'], {
-      cwd: e2e.work,
-      env: {
-        ...pushEnv(receiver.url, key, path.join(e2e.work, 'young.db')),
-        NODE_OPTIONS: `--import ${mainYoung}`,
-      },
-    });
+    const run = await pushWithPreload(e2e, file, 'young.db', mainYoung);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ rowsRead: 60_000, sent: 60_000 });
     const online = [...run.stderr.matchAll(/^main-young-online (\d+)$/gm)].map((m) => Number(m[1]));

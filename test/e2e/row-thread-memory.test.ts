@@ -7,9 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROW_SEMI_SPACE_MIB } from '../../src/pipeline/row-thread/row-thread.js';
-import { runCli } from '../helpers/cli.js';
-import { useE2E } from '../helpers/e2e.js';
-import { pushEnv, writeExport } from '../helpers/exports.js';
+import { pushWithPreload, useE2E } from '../helpers/e2e.js';
+import { writeExport } from '../helpers/exports.js';
 
 const key = 'row-thread-memory-key-7c21';
 const e2e = useE2E({ key });
@@ -18,17 +17,9 @@ const youngSpace = pathToFileURL(path.join(import.meta.dirname, '../helpers/youn
 
 /** The main thread's heap after a full collection at the end of a push of `rows` rows on the row thread. */
 async function heapAfterPush(rows: number): Promise<number> {
-  const receiver = await e2e.start({ honourIdempotencyKey: false });
+  await e2e.start({ honourIdempotencyKey: false });
   const file = writeExport(e2e.work, `rows-${rows}.csv`, { to: rows });
-  const state = path.join(e2e.work, `ledger-${rows}.db`);
-  const run = await runCli(['push', file, '-c', e2e.config, '--json'], {
-    cwd: e2e.work,
-    env: {
-      ...pushEnv(receiver.url, key, state),
-      REVIMPORT_ROW_THREAD: '1',
-      NODE_OPTIONS: `--import ${preload}`,
-    },
-  });
+  const run = await pushWithPreload(e2e, file, `ledger-${rows}.db`, preload, { REVIMPORT_ROW_THREAD: '1' });
   expect(run.code, run.stderr).toBe(0);
   expect(JSON.parse(run.stdout)).toMatchObject({ rowsRead: rows, sent: rows });
   const figure = /^heap-at-exit (\d+)$/m.exec(run.stderr);
@@ -45,16 +36,9 @@ describe('the row thread and memory', () => {
   }, 60_000);
 
   it("keeps the row thread's young generation at the size it is given, whatever the main thread's cap does", async () => {
-    const receiver = await e2e.start({ honourIdempotencyKey: false });
+    await e2e.start({ honourIdempotencyKey: false });
     const file = writeExport(e2e.work, 'young.csv', { to: 40_000 });
-    const run = await runCli(['push', file, '-c', e2e.config, '--json'], {
-      cwd: e2e.work,
-      env: {
-        ...pushEnv(receiver.url, key, path.join(e2e.work, 'young.db')),
-        REVIMPORT_ROW_THREAD: '1',
-        NODE_OPTIONS: `--import ${youngSpace}`,
-      },
-    });
+    const run = await pushWithPreload(e2e, file, 'young.db', youngSpace, { REVIMPORT_ROW_THREAD: '1' });
     expect(run.code, run.stderr).toBe(0);
     const sizes = [...run.stderr.matchAll(/^row-young (\d+)$/gm)].map((m) => Number(m[1]));
     expect(sizes.length, run.stderr).toBeGreaterThan(0);

@@ -95,3 +95,25 @@ export function pushFolder(
     env: { REVIMPORT_API_KEY: key, REVIMPORT_STATE: path.join(e2e.work, `${ledger}.db`) },
   });
 }
+
+/**
+ * `push <file> -c <the config> --json` to the last receiver started, into the ledger `ledger` in the working
+ * folder, with `preload` loaded first (`NODE_OPTIONS=--import`) and `env` added: how the memory tests read a
+ * push's heap from inside it.
+ */
+export function pushWithPreload(
+  e2e: E2E,
+  file: string,
+  ledger: string,
+  preload: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return runCli(['push', file, '-c', e2e.config, '--json'], {
+    cwd: e2e.work,
+    env: {
+      ...e2e.env(e2e.receiver, undefined, path.join(e2e.work, ledger)),
+      NODE_OPTIONS: `--import ${preload}`,
+      ...env,
+    },
+  });
+}
