@@ -27,8 +27,12 @@ const QUOTE_IN_QUOTED = 3;
 
 /** Receives the tokenizer's output, in file order. */
 export interface CsvTokenSink {
-  /** `cells` is a fresh array the sink may keep. */
-  onRecord(cells: string[], line: number): void;
+  /**
+   * `cells` is a fresh array the sink may keep. `text` is the record as written (without its line break) when it
+   * lies in one ASCII chunk: a slice of that chunk's text, from which the same cells are read again
+   * (compact-row.ts); undefined otherwise.
+   */
+  onRecord(cells: string[], line: number, text: string | undefined): void;
   onMalformed(line: number, reason: 'malformed CSV' | 'field too large', message: string, raw: string): void;
   /**
    * The record starting on `line` has just passed maxRecordBytes, before its end is seen (which may never
@@ -257,7 +261,9 @@ export class CsvTokenizer {
     } else {
       const cells = this.cells;
       if (cells.length !== this.fields) cells.length = this.fields;
-      this.sink.onRecord(cells, this.recordLine);
+      const from = this.recordStart - this.base;
+      const text = this.text !== undefined && from >= 0 ? this.text.slice(from, end) : undefined;
+      this.sink.onRecord(cells, this.recordLine, text);
     }
     this.cells = presized(this.fields);
     this.fields = 0;

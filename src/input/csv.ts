@@ -100,9 +100,9 @@ class CsvRowCollector implements CsvTokenSink {
     );
   }
 
-  onRecord(cells: string[], line: number): void {
+  onRecord(cells: string[], line: number, text: string | undefined): void {
     if (this.headerFound) {
-      this.onDataRecord(cells, line);
+      this.onDataRecord(cells, line, text);
       return;
     }
     this.rowsBeforeHeader++;
@@ -130,8 +130,8 @@ class CsvRowCollector implements CsvTokenSink {
       throw this.noHeaderError(`in the first ${MAX_PREAMBLE_ROWS} rows`);
   }
 
-  private onDataRecord(cells: string[], line: number): void {
-    const row: CsvRow = { kind: 'csv', source: this.source, line, cells };
+  private onDataRecord(cells: string[], line: number, text: string | undefined): void {
+    const row: CsvRow = { kind: 'csv', source: this.source, line, cells, text };
     if (isNonDataRow(cells)) {
       // A `Total` row is a footer wherever it is; blank and `--` rows are nothing.
       if (isLabelFooter(cells)) this.held.push({ ...row, footer: 'label' });

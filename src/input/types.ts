@@ -34,6 +34,11 @@ export interface CsvRow extends RowBase {
    * a `trailer` whose mapped value and datetime read as a conversion is data after all.
    */
   footer?: 'label' | 'trailer';
+  /**
+   * The row as written (without its line break) when the tokenizer read it from one ASCII chunk: what
+   * compactRow (compact-row.ts) keeps of it once its record is made, the cells read again from it on demand.
+   */
+  text?: string;
 }
 
 export interface JsonRow extends RowBase {

@@ -1,5 +1,6 @@
 // One outcome of the row checker, taken: counted in the tally (skipped, invalid or valid), written to the
 // rejects file as the run asks, and a valid record queued for the ledger look-up and delivery.
+import { compactRow } from '../input/compact-row.js';
 import { recordIdentity } from '../ledger/record-key.js';
 import type { CheckedRow, RowOutcome, SkippedRow } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
@@ -73,7 +74,8 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
       contentHash,
       day,
       held: undefined,
-      row,
+      // Its text, not its cells: read again only for a report (compact-row.ts).
+      row: compactRow(row),
       file: row.source.file,
       line: row.line,
       idColumn: result.idColumn,

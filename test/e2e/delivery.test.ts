@@ -1,8 +1,9 @@
 // The ledger and fault handling through the real CLI: re-runs, overlapping files, changed rows,
 // seeded server faults, a server refusing some elements, and 413 splitting; the receiver's store is
 // the oracle (every valid conversionId exactly once).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useE2E } from '../helpers/e2e.js';
@@ -10,6 +11,7 @@ import {
   acceptedIds,
   defaultValue,
   expectedRecord,
+  header,
   range,
   repeats,
   writeExport,
@@ -238,6 +240,32 @@ describe('server refusals', () => {
         '1',
       ]);
     }
+  });
+
+  it('a refused row goes to the rejects file with the cells it was read with: quotes, commas, a line break', async () => {
+    // The item keeps the row's text and reads its cells again for the report (input/compact-row.ts).
+    await start({
+      validate: (record) =>
+        (record as { conversionId?: unknown }).conversionId === '2'
+          ? 'conversionId 2 is not allowed'
+          : undefined,
+    });
+    const cells = [
+      ['1', 'v-1', '10.00', 'EUR', '2024-05-01T00:00:01.000Z', 'plain'],
+      ['2', 'v-2', '12.50', 'EUR', '2024-05-01T00:00:02.000Z', 'says "hi", twice\nand a line'],
+      ['3', 'v-3', '13.00', 'EUR', '2024-05-01T00:00:03.000Z', ''],
+    ];
+    const quoted = (cell: string) => (/[",\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
+    const file = path.join(e2e.work, 'notes.csv');
+    writeFileSync(file, `${header},Note\n${cells.map((row) => row.map(quoted).join(',')).join('\r\n')}\r\n`);
+    const rejects = path.join(e2e.work, 'rejects.csv');
+    const result = await push(file, '--rejects', rejects);
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: 3, sent: 2, rejected: 1 });
+    const [head, row, ...rest] = parse(readFileSync(rejects, 'utf8')) as string[][];
+    expect(rest).toEqual([]);
+    expect(head!.slice(0, 6)).toEqual([...header.split(','), 'Note']);
+    expect(row!.slice(0, 6)).toEqual(cells[1]);
+    expect(row!.slice(7, 9)).toEqual([file, '3']);
   });
 
   it('413 (maxBatch 100, --batch-size 500): everything delivered; later batches are smaller', async () => {
