@@ -220,8 +220,10 @@ INSERT INTO meta (name, value) VALUES ('key_filter_version', 0),
 /**
  * v8 (issue 23): spans of delivered records (pipeline/delivered-spans.ts). A span is a run of consecutive valid
  * records of an export, cut where a record's key says so (content-defined, so a row added at the top moves no
- * later cut), and its digest is SHA-256 over the records' keys and content hashes in order. A row here says: every
- * record of that span is in `records` for this target as delivered, at that content. A re-push of the same rows
+ * later cut), and its digest is SHA-256 over the records' keys and contents in order (SpanContent; until Session
+ * 30 over their keys and content hashes: such a row matches no span any more, a few dead bytes per ~380 records
+ * until the target's next change drops it). A row here says: every record of that span is in `records` for this
+ * target as delivered, at that content. A re-push of the same rows
  * then looks up one span, not a key a record (a cold page each). The rule that keeps it true is held by SQLite
  * itself: any change to a delivered row of records (its state, its content hash, its target or key, or the row
  * deleted) drops every span of that target, in the same statement, whatever code made the change. SQLite only,

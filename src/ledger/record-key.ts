@@ -17,64 +17,140 @@ export const contentHashLength = 32;
 export function contentHash(record: ConversionRecord): string {
   // The text's bytes are written into one reused buffer and hashed from there: the text built by `+=` was
   // ~1.1 KB of strings a record to collect (bench/README.md, "Session 17").
-  let at = 0;
-  for (const field of recordFields) {
-    const value = record[field];
-    if (value === undefined) {
-      reserve(at, 1);
-      scratch[at++] = 0x7e;
-    } else {
-      // String() is the shortest round-trip form, the same digits JSON.stringify sends.
-      const text = typeof value === 'number' ? String(value) : value;
-      // A UTF-16 unit is at most 3 bytes of UTF-8; the tag, the length and `:` at most 18.
-      reserve(at, 18 + text.length * 3);
-      at = writeText(text, writeLength(typeof value === 'number' ? 0x6e : 0x73, text.length, at));
+  single.clear();
+  single.content(record);
+  return single.digest();
+}
+
+/** contentHash of a record whose content bytes `bytes` holds from `from` to `to` (a span's, delivered-spans.ts). */
+export function contentHashOf(bytes: ContentBytes, from: number, to: number): string {
+  single.clear();
+  single.append(bytes, from, to);
+  return single.digest();
+}
+
+/**
+ * Records' content bytes (contentHash's serialization) and other text, appended to one growable buffer: what
+ * contentHash hashes one record at a time, and a span's digest (pipeline/delivered-spans.ts) many at once.
+ */
+export class ContentBytes {
+  /** Grown (never shrunk) to hold what is appended. */
+  #buffer: Buffer;
+  /** Views of the first n bytes, by n (a view per call was ~90 bytes a record to collect): a file's records come in a few dozen lengths. */
+  #views: Buffer[] = [];
+  /** Bytes appended since the last clear(). */
+  length = 0;
+
+  constructor(bytes = 4096) {
+    this.#buffer = Buffer.allocUnsafeSlow(bytes);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** Appends the record's eight fields as contentHash serializes them. */
+  content(record: ConversionRecord): void {
+    for (const field of recordFields) {
+      const value = record[field];
+      if (value === undefined) {
+        this.#reserve(1);
+        this.#buffer[this.length++] = 0x7e;
+      } else {
+        // String() is the shortest round-trip form, the same digits JSON.stringify sends.
+        const text = typeof value === 'number' ? String(value) : value;
+        // A UTF-16 unit is at most 3 bytes of UTF-8; the tag, the length and `:` at most 18.
+        this.#reserve(18 + text.length * 3);
+        this.#length(typeof value === 'number' ? 0x6e : 0x73, text.length);
+        this.#text(text);
+      }
     }
   }
-  // A view of the first `at` bytes, one per length met (a view per call was ~90 bytes a record to collect).
-  let view = views[at];
-  if (view === undefined) {
-    view = scratch.subarray(0, at);
-    views[at] = view;
+
+  /** Appends `text`'s length in decimal, `:`, and its UTF-16 code units (two bytes each, lone surrogates as they are). */
+  units(text: string): void {
+    this.#reserve(18 + text.length * 2);
+    const buffer = this.#buffer;
+    let at = this.length;
+    let digits = 1;
+    for (let rest = text.length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    for (let i = digits - 1, rest = text.length; i >= 0; i--, rest = Math.floor(rest / 10)) {
+      buffer[at + 2 * i] = 0x30 + (rest % 10);
+      buffer[at + 2 * i + 1] = 0;
+    }
+    at += 2 * digits;
+    buffer[at++] = 0x3a;
+    buffer[at++] = 0;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      buffer[at++] = unit & 0xff;
+      buffer[at++] = unit >>> 8;
+    }
+    this.length = at;
   }
-  return hash('sha256', view, 'hex').slice(0, contentHashLength);
-}
 
-/** contentHash's buffer: grown (never shrunk) to hold the largest record met. */
-let scratch = Buffer.allocUnsafeSlow(4096);
-/** Views of scratch's first n bytes, by n: a file's records come in a few dozen lengths. */
-let views: Buffer[] = [];
-
-/** Room for `bytes` more from `at`, what is written before `at` kept. */
-function reserve(at: number, bytes: number): void {
-  if (at + bytes <= scratch.length) return;
-  const bigger = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, at + bytes));
-  scratch.copy(bigger, 0, 0, at);
-  scratch = bigger;
-  views = [];
-}
-
-/** A field's tag (`s` or `n`), its length in decimal and `:`. */
-function writeLength(tag: number, length: number, from: number): number {
-  scratch[from] = tag;
-  let digits = 1;
-  for (let rest = length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  for (let i = digits, rest = length; i >= 1; i--, rest = Math.floor(rest / 10))
-    scratch[from + i] = 0x30 + (rest % 10);
-  scratch[from + digits + 1] = 0x3a;
-  return from + digits + 2;
-}
-
-/** A text's UTF-8 bytes: ASCII unit by unit; from the first unit past it, Buffer.write (a lone surrogate: U+FFFD). */
-function writeText(text: string, from: number): number {
-  let at = from;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0x80) return at + scratch.write(i === 0 ? text : text.slice(i), at, 'utf8');
-    scratch[at++] = unit;
+  /** The bytes appended, as a view (valid until the next append). */
+  view(): Buffer {
+    return this.#buffer.subarray(0, this.length);
   }
-  return at;
+
+  /** Appends bytes `from` to `to` of `other`. */
+  append(other: ContentBytes, from: number, to: number): void {
+    this.#reserve(to - from);
+    this.length += other.#buffer.copy(this.#buffer, this.length, from, to);
+  }
+
+  /** SHA-256 of the bytes appended, hex, its first `contentHashLength` characters: contentHash's digest. */
+  digest(): string {
+    const length = this.length;
+    let view = this.#views[length];
+    if (view === undefined) {
+      view = this.#buffer.subarray(0, length);
+      this.#views[length] = view;
+    }
+    return hash('sha256', view, 'hex').slice(0, contentHashLength);
+  }
+
+  /** Room for `bytes` more past `length`, what is written before kept. */
+  #reserve(bytes: number): void {
+    if (this.length + bytes <= this.#buffer.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.#buffer.length * 2, this.length + bytes));
+    this.#buffer.copy(bigger, 0, 0, this.length);
+    this.#buffer = bigger;
+    this.#views = [];
+  }
+
+  /** A field's tag (`s` or `n`), its length in decimal and `:`. */
+  #length(tag: number, length: number): void {
+    const buffer = this.#buffer;
+    const from = this.length;
+    buffer[from] = tag;
+    let digits = 1;
+    for (let rest = length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    for (let i = digits, rest = length; i >= 1; i--, rest = Math.floor(rest / 10))
+      buffer[from + i] = 0x30 + (rest % 10);
+    buffer[from + digits + 1] = 0x3a;
+    this.length = from + digits + 2;
+  }
+
+  /** A text's UTF-8 bytes: ASCII unit by unit; from the first unit past it, Buffer.write (a lone surrogate: U+FFFD). */
+  #text(text: string): void {
+    const buffer = this.#buffer;
+    let at = this.length;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 0x80) {
+        this.length = at + buffer.write(i === 0 ? text : text.slice(i), at, 'utf8');
+        return;
+      }
+      buffer[at++] = unit;
+    }
+    this.length = at;
+  }
 }
+
+/** contentHash's bytes. */
+const single = new ContentBytes();
 
 /**
  * `id:<conversionId>` when the record has one, else `h:<contentHash>`, and for the nth identical record of a file
@@ -92,6 +168,21 @@ export function recordIdentity(
   digest = contentHash(record),
 ): { key: string; contentHash: string } {
   return { key: keyOf(record.conversionId, digest, occurrence), contentHash: digest };
+}
+
+/**
+ * The record's key, and its content hash where the key needs it (a record without a conversionId) or `digest` gives
+ * it; a record with a conversionId is keyed without hashing, and hashed later only if it must be (its span's look-up:
+ * pipeline/lookup-queue.ts).
+ */
+export function recordKeyFirst(
+  record: ConversionRecord,
+  occurrence = 1,
+  digest?: string,
+): { key: string; contentHash: string | undefined } {
+  const id = record.conversionId;
+  if (id !== undefined && id !== '') return { key: `id:${id}`, contentHash: digest };
+  return recordIdentity(record, occurrence, digest);
 }
 
 /** recordKey from its parts: a record's conversionId, its content hash and occurrence. */

@@ -1,12 +1,14 @@
 // Spans of delivered records (issue 23: a re-push near the cost of --check). The valid records of a run are
 // looked up in spans: runs of consecutive records cut where a record's key says so (content-defined, as in
 // rsync's or restic's chunking), so a row added at the top of a daily export moves no later cut. A span's digest
-// is SHA-256 over its records' keys and content hashes, in order. Once every record of a span is delivered (found
+// is SHA-256 over its records' keys and contents, in order (SpanContent). Once every record of a span is delivered (found
 // delivered at the same content, or delivered by this run), the ledger notes the digest; a later run that meets
 // the same span reads one row instead of a cold ledger page per record. The ledger drops a target's spans when a
 // delivered record of it changes (migrations.ts v8), so a span noted is never stale.
 import { createHash } from 'node:crypto';
+import { ContentBytes, contentHash, contentHashOf } from '../ledger/record-key.js';
 import type { DeliveredSpan } from '../ledger/types.js';
+import type { ConversionRecord } from '../record/fields.js';
 
 /** A span holds at least this many records: below, a cut costs more statements than it saves. */
 export const SPAN_MIN = 128;
@@ -29,35 +31,56 @@ function keyCut(key: string): number {
   return (hash ^ (hash >>> 16)) >>> 0;
 }
 
-/**
- * The span's digest: SHA-256 (hex, 32 chars: 128 bits) over each record's key length, key and content hash. The
- * key is hashed as UTF-16 code units (two bytes each, lone surrogates included: UTF-8 would make `\uD800` and
- * `\uFFFD` one key) after its length, and a content hash is 32 hex characters: one text per sequence of records.
- */
-export function spanDigest(records: readonly { key: string; contentHash: string }[]): string {
-  // Written into one reused buffer, a record at a time, and hashed a buffer's worth at once: the text built
-  // per record (`${length}:${key}${hash}`) was a few strings a record to collect. The bytes are the same.
-  const hash = createHash('sha256');
-  let at = 0;
-  for (const { key, contentHash } of records) {
-    // Two bytes a unit: up to 16 digits of length and `:`, the key, the content hash.
-    const bytes = 2 * (17 + key.length + contentHash.length);
-    if (at + bytes > digestScratch.length) {
-      hash.update(digestScratch.subarray(0, at));
-      at = 0;
-      if (bytes > digestScratch.length) digestScratch = Buffer.allocUnsafeSlow(bytes);
-    }
-    at += digestScratch.write(String(key.length), at, 'utf16le');
-    at += digestScratch.write(':', at, 'utf16le');
-    at += digestScratch.write(key, at, 'utf16le');
-    at += digestScratch.write(contentHash, at, 'utf16le');
-  }
-  hash.update(digestScratch.subarray(0, at));
-  return hash.digest('hex').slice(0, 32);
-}
+/** Content bytes a span keeps for its records' own hashes; past them, bytes go into the digest and are dropped. */
+const keptBytes = 256 * 1024;
 
-/** spanDigest's buffer: 16 KiB, grown (never shrunk) for a longer record. */
-let digestScratch = Buffer.allocUnsafeSlow(16384);
+/**
+ * A span's digest, and its records' content hashes from the same bytes. The digest is SHA-256 (hex, 32 chars: 128
+ * bits) over each record's key (its length, `:`, its UTF-16 code units: UTF-8 would make `\uD800` and `\uFFFD` one
+ * key) and its content bytes (contentHash's serialization, record-key.ts), in order: one text per sequence of
+ * records. A record's own content hash is taken only when the look-up needs it (a record the span's answer does not
+ * say delivered): a re-push of a noted span hashes no record (it hashed each twice, its own and into the digest).
+ * One per span in flight (LookupQueue keeps them for reuse).
+ */
+export class SpanContent {
+  readonly #bytes = new ContentBytes(64 * 1024);
+  /** Each record's content bytes in #bytes (start, end); -1 once they went into the digest and were dropped. */
+  readonly #bounds: number[] = [];
+
+  /** Holds no record's bytes: each content hash is then taken from its record (a chunk looked up without a digest). */
+  clear(): void {
+    this.#bytes.clear();
+    this.#bounds.length = 0;
+  }
+
+  /** Writes the records' keys and contents, and returns the span's digest. */
+  digest(records: readonly { key: string; record: ConversionRecord }[]): string {
+    const bytes = this.#bytes;
+    const bounds = this.#bounds;
+    this.clear();
+    const hash = createHash('sha256');
+    for (const { key, record } of records) {
+      bytes.units(key);
+      const start = bytes.length;
+      bytes.content(record);
+      bounds.push(start, bytes.length);
+      // Long records (a span of them could be hundreds of MiB): hashed and dropped, each hashed again from its record.
+      if (bytes.length > keptBytes) {
+        hash.update(bytes.view());
+        bytes.clear();
+        bounds.fill(-1);
+      }
+    }
+    hash.update(bytes.view());
+    return hash.digest('hex').slice(0, 32);
+  }
+
+  /** The content hash of the span's `index`th record (`record`): contentHash, from the bytes written for the digest. */
+  contentHash(index: number, record: ConversionRecord): string {
+    const start = this.#bounds[2 * index] ?? -1;
+    return start < 0 ? contentHash(record) : contentHashOf(this.#bytes, start, this.#bounds[2 * index + 1]!);
+  }
+}
 
 /**
  * One span of a run: counted once per record that ends delivered at the content the digest names. Complete

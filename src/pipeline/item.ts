@@ -1,5 +1,6 @@
 // What the pipeline hands the deliverer per record: the wire record, its ledger identity and provenance.
 import type { SourceRow } from '../input/types.js';
+import { contentHash } from '../ledger/record-key.js';
 import type { DeliveredAmount } from '../ledger/types.js';
 import type { ConversionRecord } from '../record/fields.js';
 import type { SpanTally } from './delivered-spans.js';
@@ -8,7 +9,11 @@ import type { SpanTally } from './delivered-spans.js';
 export interface Item {
   record: ConversionRecord;
   key: string;
-  contentHash: string;
+  /**
+   * contentHash(record): given where the key needed it (no conversionId) or the row thread computed it, else taken
+   * at the record's look-up (lookup-queue.ts), and only for a record not found delivered. Read through hashOf.
+   */
+  contentHash: string | undefined;
   /** The record's local day (record/local-day.ts), when the row thread computed it already. */
   day?: number;
   /** Whether the ledger holds this record as outstanding, once this run wrote it (ledger-writes.ts). */
@@ -42,4 +47,10 @@ export interface JournalRef {
   size: number;
   /** Moved to the per-record tables (Ledger.unjournal): no longer settled as a whole. */
   moved?: boolean;
+}
+
+/** The item's content hash, taken from its record now if its look-up did not (a record pushed without one). */
+export function hashOf(item: Item): string {
+  item.contentHash ??= contentHash(item.record);
+  return item.contentHash;
 }

@@ -12,7 +12,7 @@ import { fromMinorUnits, toMinorUnits } from '../record/money.js';
 import type { Rejection } from '../report/rejection.js';
 import type { Summary, Totals } from '../report/summary.js';
 import type { Deliverer } from '../transport/deliver.js';
-import type { Item } from './item.js';
+import { hashOf, type Item } from './item.js';
 
 /**
  * Which records already delivered are sent again: `all` (`--resend`), those whose content changed since
@@ -55,15 +55,16 @@ export function knownAction(state: LedgerEntry['state'], same: boolean, resend: 
 }
 
 /**
- * Returns `knownAlready(item, entry)`: true when the record is counted here and not to be sent. A promise only
- * for a changed record (a re-push of 1M records made a promise and a microtask each).
+ * Returns `knownAlready(item, entry, same)` (`same`: the record's content is the one the ledger holds): true when
+ * the record is counted here and not to be sent. A promise only for a changed record (a re-push of 1M records
+ * made a promise and a microtask each).
  */
 export function knownRecords(
   context: KnownContext,
-): (item: Item, entry: LedgerEntry) => boolean | Promise<boolean> {
+): (item: Item, entry: LedgerEntry, same: boolean) => boolean | Promise<boolean> {
   const { summary } = context;
-  return (item, entry) => {
-    switch (knownAction(entry.state, entry.contentHash === item.contentHash, context.resend)) {
+  return (item, entry, same) => {
+    switch (knownAction(entry.state, same, context.resend)) {
       case 'send':
         return false;
       case 'already sent':
@@ -144,7 +145,7 @@ async function adjust(context: KnownContext, item: Item, difference: number): Pr
   const identity = recordIdentity(adjustment);
   const reprice = {
     key: item.key,
-    contentHash: item.contentHash,
+    contentHash: hashOf(item),
     amount: { currency: record.conversionCurrency, value: record.conversionValue },
   };
   const { ledger } = context;

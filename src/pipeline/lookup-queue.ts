@@ -4,7 +4,7 @@
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import type { LedgerEntry, SpanLookup } from '../ledger/types.js';
 import type { Deliverer } from '../transport/deliver.js';
-import { endsSpan, RunSpans, type SpanTally, spanDigest } from './delivered-spans.js';
+import { endsSpan, RunSpans, SpanContent, type SpanTally } from './delivered-spans.js';
 import type { Item } from './item.js';
 import type { RunLedger } from './types.js';
 
@@ -14,7 +14,7 @@ const LOOKUPS_AHEAD = 4;
 export interface LookupSteps {
   deliverer: Deliverer<Item>;
   /** True when the record is counted as known and not to be sent (known-records.ts). */
-  knownAlready(item: Item, entry: LedgerEntry): boolean | Promise<boolean>;
+  knownAlready(item: Item, entry: LedgerEntry, same: boolean): boolean | Promise<boolean>;
   ledger: RunLedger | undefined;
   /** Shows the rows read so far. */
   showRowsRead(): void;
@@ -38,6 +38,8 @@ export class LookupQueue {
   // next rows are read, and handled in order. A synchronous ledger's chunk is handled at once.
   #lookedUp: Promise<void> = Promise.resolve();
   #ahead = 0;
+  /** The SpanContent of each chunk handled, for the next ones (at most LOOKUPS_AHEAD + 1 in use). */
+  readonly #free: SpanContent[] = [];
   /** Whether the first lookup was announced (#begin). */
   #begun = false;
   readonly #steps: LookupSteps;
@@ -76,11 +78,13 @@ export class LookupQueue {
     // showed more delivered than read (`1024 rows read, 1225 delivered`, issue 20).
     this.#steps.showRowsRead();
     this.#begin();
-    const { known, span } = this.#lookup(items);
+    const content = this.#free.pop() ?? new SpanContent();
+    const { known, span } = this.#lookup(items, content);
     if (known instanceof Promise) known.catch(() => undefined);
     this.#ahead++;
     this.#lookedUp = this.#lookedUp.then(async () => {
-      await this.#handle(items, await known, span);
+      await this.#handle(items, await known, span, content);
+      this.#free.push(content);
       this.#ahead--;
     });
     // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
@@ -121,42 +125,63 @@ export class LookupQueue {
     }
   }
 
-  /** The chunk's look-up: by its span where the ledger keeps spans, else key by key (or nothing known). */
-  #lookup(items: Item[]): { known: SpanLookup | Promise<SpanLookup>; span: SpanTally | undefined } {
+  /**
+   * The chunk's look-up: by its span where the ledger keeps spans (its digest written into `content`), else key by
+   * key (or nothing known).
+   */
+  #lookup(
+    items: Item[],
+    content: SpanContent,
+  ): { known: SpanLookup | Promise<SpanLookup>; span: SpanTally | undefined } {
     const { ledger } = this.#steps;
+    const spans = this.#spans;
+    // A reused SpanContent holds an earlier chunk's bytes until a digest writes these.
+    if (!spans) content.clear();
     if (!ledger) return { known: { delivered: false, entries: new Map() }, span: undefined };
     const keys = items.map((i) => i.key);
-    const spans = this.#spans;
     if (!spans) {
       const entries = ledger.ledger.lookup(ledger.targetId, keys);
       const known = entries instanceof Promise ? entries.then(notSpan) : notSpan(entries);
       return { known, span: undefined };
     }
-    const digest = spanDigest(items);
+    const digest = content.digest(items);
     return {
       known: spans.ledger.lookupSpan(spans.targetId, keys, digest),
       span: spans.run.open(digest, items.length),
     };
   }
 
-  async #handle(items: Item[], known: SpanLookup, span: SpanTally | undefined): Promise<void> {
+  /**
+   * Hands the chunk's records on, or counts those the ledger knows. A record's content hash is taken (from `content`,
+   * where its span's digest wrote its bytes) only when it is compared or sent: a record of a span the ledger noted
+   * delivered, that no hotter table names, is delivered at this content without one.
+   */
+  async #handle(
+    items: Item[],
+    known: SpanLookup,
+    span: SpanTally | undefined,
+    content: SpanContent,
+  ): Promise<void> {
     const { deliverer, knownAlready } = this.#steps;
     const { entries, delivered } = known;
-    for (const item of items) {
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
       // Handed on now: the deliverer reports every record pushed, also one it refuses after a stop.
       this.waiting--;
-      // A span delivered: every key a hotter table does not name is delivered at this record's content.
-      const entry =
-        entries.get(item.key) ??
-        (delivered ? { state: 'delivered', contentHash: item.contentHash } : undefined);
+      // A span delivered: its entries are the hotter tables' rows; a key none names is delivered at this content.
+      const found = entries.get(item.key);
+      if (found !== undefined || !delivered) item.contentHash ??= content.contentHash(index, item.record);
+      const entry = found ?? (delivered ? deliveredHere : undefined);
       if (entry) {
-        const taken = knownAlready(item, entry);
+        const same = found === undefined || found.contentHash === item.contentHash;
+        const taken = knownAlready(item, entry, same);
         if (taken === true || (taken !== false && (await taken))) {
           // Counted `already sent`: delivered at this content (knownAction). Any other known outcome is not.
-          if (entry.state === 'delivered' && entry.contentHash === item.contentHash) span?.delivered();
+          if (entry.state === 'delivered' && same) span?.delivered();
           continue;
         }
       }
+      item.contentHash ??= content.contentHash(index, item.record);
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
       // Counted once its delivery is recorded (deliver/delivery-account.ts).
@@ -166,6 +191,9 @@ export class LookupQueue {
     }
   }
 }
+
+/** A record of a span noted delivered that no hotter table names: delivered at the record's own content. */
+const deliveredHere: LedgerEntry = { state: 'delivered', contentHash: '' };
 
 function notSpan(entries: Map<string, LedgerEntry>): SpanLookup {
   return { delivered: false, entries };

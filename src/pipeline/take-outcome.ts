@@ -1,7 +1,7 @@
 // One outcome of the row checker, taken: counted in the tally (skipped, invalid or valid), written to the
 // rejects file as the run asks, and a valid record queued for the ledger look-up and delivery.
 import { compactRow } from '../input/compact-row.js';
-import { recordIdentity } from '../ledger/record-key.js';
+import { recordKeyFirst } from '../ledger/record-key.js';
 import type { CheckedRow, RowOutcome, SkippedRow } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
@@ -65,7 +65,8 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     if (!queue) return false;
     // The row thread has hashed the record already (row-thread/: its key and content hash); else it is done here.
     const wire = (result as WireRow).wire;
-    const { key, contentHash } = wire ?? recordIdentity(result.record, result.occurrence, result.contentHash);
+    // A record with a conversionId is hashed at its look-up, and only if it must be (lookup-queue.ts).
+    const { key, contentHash } = wire ?? recordKeyFirst(result.record, result.occurrence, result.contentHash);
     const row = result.row;
     // Every field the item gets on its way, in one literal: added later (held, batch), each grew a store.
     const item: Item = {

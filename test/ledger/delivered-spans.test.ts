@@ -7,10 +7,10 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
-import { spanDigest } from '../../src/pipeline/delivered-spans.js';
 import { tempDir } from '../helpers/cli.js';
 import { sqliteV3 } from '../helpers/ledger-v3.js';
 import { keep, rawRows, retain } from '../helpers/native.js';
+import { spanDigest } from '../helpers/span-digest.js';
 
 let dir: string;
 let file: string;

@@ -1,6 +1,8 @@
 // delivered-spans.ts, the pure parts: where spans are cut, the digest, and when a span is complete.
 import { describe, expect, it } from 'vitest';
-import { endsSpan, RunSpans, SPAN_MAX, SPAN_MIN, spanDigest } from '../../src/pipeline/delivered-spans.js';
+import { contentHash } from '../../src/ledger/record-key.js';
+import { endsSpan, RunSpans, SPAN_MAX, SPAN_MIN, SpanContent } from '../../src/pipeline/delivered-spans.js';
+import type { ConversionRecord } from '../../src/record/fields.js';
 
 /** The keys that end a span, cutting `keys` in order as the look-up queue does. */
 function cutKeys(keys: readonly string[]): string[] {
@@ -16,7 +18,6 @@ function cutKeys(keys: readonly string[]): string[] {
   return ends;
 }
 
-const hash = (n: number) => n.toString(16).padStart(32, '0');
 const keysOf = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `id:${from + i}`);
 
 describe('endsSpan', () => {
@@ -42,41 +43,71 @@ describe('endsSpan', () => {
   });
 });
 
-describe('spanDigest', () => {
-  const records = keysOf(0, 5).map((key, i) => ({ key, contentHash: hash(i) }));
+describe('SpanContent', () => {
+  const record = (n: number, name = 'purchase'): ConversionRecord => ({
+    conversionCurrency: 'EUR',
+    conversionValue: n + 0.5,
+    conversionDatetime: '2024-05-01T00:00:00.000Z',
+    conversionTimezone: 'Europe/Berlin',
+    conversionId: String(n),
+    conversionName: name,
+  });
+  const records = keysOf(0, 5).map((key, i) => ({ key, record: record(i) }));
+  const digest = (rs: readonly { key: string; record: ConversionRecord }[]) => new SpanContent().digest(rs);
 
   it('is the same for the same records, and differs for another order, content or key', () => {
-    expect(spanDigest(records)).toBe(spanDigest(records.map((r) => ({ ...r }))));
-    expect(spanDigest(records)).toMatch(/^[0-9a-f]{32}$/);
-    expect(spanDigest([...records].reverse())).not.toBe(spanDigest(records));
-    expect(spanDigest([...records.slice(0, 4), { key: 'id:4', contentHash: hash(99) }])).not.toBe(
-      spanDigest(records),
+    expect(digest(records)).toBe(digest(records.map((r) => ({ ...r, record: { ...r.record } }))));
+    expect(digest(records)).toMatch(/^[0-9a-f]{32}$/);
+    expect(digest([...records].reverse())).not.toBe(digest(records));
+    expect(digest([...records.slice(0, 4), { key: 'id:4', record: record(4, 'refund') }])).not.toBe(
+      digest(records),
     );
-    expect(spanDigest(records.slice(0, 4))).not.toBe(spanDigest(records));
+    expect(digest([...records.slice(0, 4), { key: 'id:x', record: record(4) }])).not.toBe(digest(records));
+    expect(digest(records.slice(0, 4))).not.toBe(digest(records));
   });
 
   it('tells apart keys that UTF-8 would make one (a lone surrogate and U+FFFD)', () => {
-    const a = [{ key: 'id:\uD800', contentHash: hash(1) }];
-    const b = [{ key: 'id:\uFFFD', contentHash: hash(1) }];
-    expect(spanDigest(a)).not.toBe(spanDigest(b));
+    expect(digest([{ key: 'id:\uD800', record: record(1) }])).not.toBe(
+      digest([{ key: 'id:\uFFFD', record: record(1) }]),
+    );
   });
 
   it('tells apart keys whose text runs into the next (lengths come first)', () => {
     const a = [
-      { key: 'id:1', contentHash: hash(1) },
-      { key: 'id:2', contentHash: hash(2) },
+      { key: 'id:1', record: record(1) },
+      { key: 'id:2', record: record(2) },
     ];
-    const b = [{ key: `id:1${hash(1)}4:id:2`, contentHash: hash(2) }];
-    expect(spanDigest(a)).not.toBe(spanDigest(b));
+    const b = [{ key: 'id:1', record: { ...record(1), conversionEmail: '4:id:2' } }];
+    expect(digest(a)).not.toBe(digest(b));
   });
 
-  it('hashes a span of long keys in pieces the same as one text would', () => {
+  it("gives each record's contentHash from the bytes it wrote, for kept and for long dropped records alike", () => {
     const long = Array.from({ length: 300 }, (_, i) => ({
-      key: `id:${'x'.repeat(100)}${i}`,
-      contentHash: hash(i),
+      key: `id:${i}`,
+      record: record(i, 'x'.repeat(3000)),
     }));
-    expect(spanDigest(long)).not.toBe(spanDigest(long.slice(1)));
-    expect(spanDigest(long)).toBe(spanDigest(long.map((r) => ({ ...r }))));
+    for (const span of [records, long]) {
+      const content = new SpanContent();
+      content.digest(span);
+      for (const [i, { record }] of span.entries())
+        expect(content.contentHash(i, record)).toBe(contentHash(record));
+    }
+    // Reused for another span: its own bytes only.
+    const content = new SpanContent();
+    content.digest(long);
+    content.digest(records);
+    for (const [i, { record }] of records.entries())
+      expect(content.contentHash(i, record)).toBe(contentHash(record));
+    expect(content.digest(records)).toBe(digest(records));
+  });
+
+  it('digests a span hashed in pieces (past the bytes it keeps) the same on every run', () => {
+    const long = Array.from({ length: 300 }, (_, i) => ({
+      key: `id:${i}`,
+      record: record(i, 'x'.repeat(3000)),
+    }));
+    expect(digest(long)).toBe(digest(long.map((r) => ({ ...r }))));
+    expect(digest(long)).not.toBe(digest(long.slice(1)));
   });
 });
 

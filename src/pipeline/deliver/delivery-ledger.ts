@@ -3,7 +3,7 @@
 // to the ledger's per-record tables first. Every write goes through LedgerWrites (tracked, never thrown).
 import type { LedgerPort } from '../../ledger/ledger-port.js';
 import type { JournalBody } from '../../ledger/types.js';
-import type { Item, JournalRef } from '../item.js';
+import { hashOf, type Item, type JournalRef } from '../item.js';
 import type { Answer, LedgerWrites } from '../ledger-writes.js';
 
 /** The open ledger and the run's place in it (RunDeps.ledger). */
@@ -129,7 +129,7 @@ export class DeliveryLedger {
     const answer = this.#writes.hold(items, () => {
       // Packed as the journal stores them: one allocation per record (ledger/journal-entries.ts).
       const records = items.map(
-        (i) => [i.key, i.contentHash, i.record.conversionCurrency, i.record.conversionValue] as const,
+        (i) => [i.key, hashOf(i), i.record.conversionCurrency, i.record.conversionValue] as const,
       );
       const id = l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, records, body);
       if (!(id instanceof Promise)) {
@@ -154,7 +154,7 @@ export class DeliveryLedger {
         l.runId,
         items.map((i, n) => ({
           key: i.key,
-          contentHash: i.contentHash,
+          contentHash: hashOf(i),
           payload: json ? json(n) : JSON.stringify(i.record),
           idempotencyKey,
         })),
