@@ -36,7 +36,10 @@ export function contentHashOf(bytes: ContentBytes, from: number, to: number): st
 export class ContentBytes {
   /** Grown (never shrunk) to hold what is appended. */
   #buffer: Buffer;
-  /** Views of the first n bytes, by n (a view per call was ~90 bytes a record to collect): a file's records come in a few dozen lengths. */
+  /**
+   * Views of the first n bytes, by n (a view per call was ~90 bytes a record to collect): a file's records come in a
+   * few dozen lengths.
+   */
   #views: Buffer[] = [];
   /** Bytes appended since the last clear(). */
   length = 0;
@@ -67,7 +70,7 @@ export class ContentBytes {
     }
   }
 
-  /** Appends `text`'s length in decimal, `:`, and its UTF-16 code units (two bytes each, lone surrogates as they are). */
+  /** Appends `text`'s length in decimal, `:` and its UTF-16 code units, two bytes each (lone surrogates kept). */
   units(text: string): void {
     this.#reserve(18 + text.length * 2);
     const buffer = this.#buffer;

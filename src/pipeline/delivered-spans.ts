@@ -1,8 +1,8 @@
 // Spans of delivered records (issue 23: a re-push near the cost of --check). The valid records of a run are
 // looked up in spans: runs of consecutive records cut where a record's key says so (content-defined, as in
 // rsync's or restic's chunking), so a row added at the top of a daily export moves no later cut. A span's digest
-// is SHA-256 over its records' keys and contents, in order (SpanContent). Once every record of a span is delivered (found
-// delivered at the same content, or delivered by this run), the ledger notes the digest; a later run that meets
+// is SHA-256 over its records' keys and contents, in order (SpanContent). Once every record of a span is delivered
+// (found delivered at the same content, or delivered by this run), the ledger notes the digest; a later run that meets
 // the same span reads one row instead of a cold ledger page per record. The ledger drops a target's spans when a
 // delivered record of it changes (migrations.ts v8), so a span noted is never stale.
 import { createHash } from 'node:crypto';
@@ -39,7 +39,8 @@ const keptBytes = 256 * 1024;
  * bits) over each record's key (its length, `:`, its UTF-16 code units: UTF-8 would make `\uD800` and `\uFFFD` one
  * key) and its content bytes (contentHash's serialization, record-key.ts), in order: one text per sequence of
  * records. A record's own content hash is taken only when the look-up needs it (a record the span's answer does not
- * say delivered): a re-push of a noted span hashes no record (it hashed each twice, its own and into the digest).
+ * say delivered): a re-push of a noted span hashes no record on its own (before, each record was hashed alone and its
+ * hash again into the digest).
  * One per span in flight (LookupQueue keeps them for reuse).
  */
 export class SpanContent {

@@ -63,9 +63,9 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     tally.addValid(result.record, day);
     hooks.onValid?.(result.record, result.row.source.file, result.row.line);
     if (!queue) return false;
-    // The row thread has hashed the record already (row-thread/: its key and content hash); else it is done here.
+    // The row thread has keyed and hashed the record already (row-thread/); else it is keyed here, and a record with
+    // a conversionId is hashed at its look-up, only if it must be (lookup-queue.ts).
     const wire = (result as WireRow).wire;
-    // A record with a conversionId is hashed at its look-up, and only if it must be (lookup-queue.ts).
     const { key, contentHash } = wire ?? recordKeyFirst(result.record, result.occurrence, result.contentHash);
     const row = result.row;
     // Every field the item gets on its way, in one literal: added later (held, batch), each grew a store.
