@@ -12,7 +12,8 @@ let counter = 0;
 
 /**
  * Spawns `node [nodeArgs] --import rss-reporter.js script ...args`. Resolves with
- * `{ code, wallMs, maxRssKiB, cpuMs, stdout, stderr }`; stdout is kept whole, stderr's last 4 KiB.
+ * `{ code, wallMs, maxRssKiB, cpuMs, mainCpuMs, gcMs, stdout, stderr }` (the main thread's CPU and collector
+ * pauses); stdout is kept whole, stderr's last 4 KiB.
  */
 export function measure({ script, args = [], env = {}, cwd, nodeArgs = [] }) {
   const rssFile = path.join(tmpdir(), `revimport-bench-rss-${process.pid}-${counter++}.json`);
@@ -35,7 +36,13 @@ export function measure({ script, args = [], env = {}, cwd, nodeArgs = [] }) {
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - started;
-      let usage = { maxRssKiB: Number.NaN, userUs: Number.NaN, systemUs: Number.NaN };
+      let usage = {
+        maxRssKiB: Number.NaN,
+        userUs: Number.NaN,
+        systemUs: Number.NaN,
+        mainCpuMs: Number.NaN,
+        gcMs: Number.NaN,
+      };
       try {
         usage = JSON.parse(readFileSync(rssFile, 'utf8'));
       } catch {
@@ -47,6 +54,8 @@ export function measure({ script, args = [], env = {}, cwd, nodeArgs = [] }) {
         wallMs,
         maxRssKiB: usage.maxRssKiB,
         cpuMs: (usage.userUs + usage.systemUs) / 1000,
+        mainCpuMs: usage.mainCpuMs ?? Number.NaN,
+        gcMs: usage.gcMs ?? Number.NaN,
         stdout,
         stderr,
       });

@@ -33,11 +33,15 @@ export function summarize(runs, rows, prefill) {
       wallMsMin: Math.round(Math.min(...list.map((r) => r.wallMs))),
       wallMsMax: Math.round(Math.max(...list.map((r) => r.wallMs))),
       cpuMs: Math.round(median(list.map((r) => r.cpuMs))),
+      mainCpuMs: Math.round(median(list.map((r) => r.mainCpuMs))),
+      gcMs: Math.round(median(list.map((r) => r.gcMs))),
       peakRssMiB: Math.round(Math.max(...list.map((r) => r.maxRssKiB)) / MiB),
       rounds: list.map((r) => ({
         wallMs: Math.round(r.wallMs),
         maxRssKiB: r.maxRssKiB,
         cpuMs: Math.round(r.cpuMs),
+        mainCpuMs: Math.round(r.mainCpuMs),
+        gcMs: Math.round(r.gcMs),
       })),
     };
   }
@@ -81,7 +85,7 @@ export function summarize(runs, rows, prefill) {
   };
 }
 
-/** Per program run with --baseline: median over rounds of this build / the baseline, wall and CPU. */
+/** Per program run with --baseline: median over rounds of this build / the baseline: wall, CPU, the main thread's CPU. */
 function compareWithBaseline(runs) {
   const out = [];
   for (const [name, list] of Object.entries(runs)) {
@@ -89,8 +93,15 @@ function compareWithBaseline(runs) {
     if (!base) continue;
     const wall = median(list.map((r, i) => r.wallMs / base[i].wallMs));
     const cpu = median(list.map((r, i) => r.cpuMs / base[i].cpuMs));
+    const main = median(list.map((r, i) => r.mainCpuMs / base[i].mainCpuMs));
     const rss = Math.max(...list.map((r) => r.maxRssKiB)) / Math.max(...base.map((r) => r.maxRssKiB));
-    out.push({ program: name, wall: round3(wall), cpu: round3(cpu), peakRss: round3(rss) });
+    out.push({
+      program: name,
+      wall: round3(wall),
+      cpu: round3(cpu),
+      mainCpu: round3(main),
+      peakRss: round3(rss),
+    });
   }
   return out;
 }
@@ -116,12 +127,15 @@ export function formatTable(result) {
       `${result.machine.cpus} CPUs, Node ${result.machine.node}${result.prefill ? `, prefill ${result.prefill}` : ''}`,
   );
   lines.push('');
-  lines.push('| program | rows/s | wall s (median) | min-max s | CPU s | peak RSS MiB |');
-  lines.push('|---|---:|---:|---:|---:|---:|');
+  lines.push(
+    '| program | rows/s | wall s (median) | min-max s | CPU s | main thread CPU s | its GC s | peak RSS MiB |',
+  );
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, p] of Object.entries(result.programs)) {
     lines.push(
       `| ${labelOf(name)} | ${p.rowsPerSec.toLocaleString('en-US')} | ${(p.wallMs / 1000).toFixed(2)} | ` +
-        `${(p.wallMsMin / 1000).toFixed(2)}-${(p.wallMsMax / 1000).toFixed(2)} | ${(p.cpuMs / 1000).toFixed(2)} | ${p.peakRssMiB} |`,
+        `${(p.wallMsMin / 1000).toFixed(2)}-${(p.wallMsMax / 1000).toFixed(2)} | ${(p.cpuMs / 1000).toFixed(2)} | ` +
+        `${(p.mainCpuMs / 1000).toFixed(2)} | ${(p.gcMs / 1000).toFixed(2)} | ${p.peakRssMiB} |`,
     );
   }
   lines.push('');
@@ -131,10 +145,12 @@ export function formatTable(result) {
     lines.push(`| ${t.target} | ${t.value} | ${t.limit} | ${t.holds ? 'holds' : 'misses'} |`);
   if (result.baseline) {
     lines.push('');
-    lines.push('| this build / baseline | wall (median of rounds) | CPU | peak RSS |');
-    lines.push('|---|---:|---:|---:|');
+    lines.push('| this build / baseline | wall (median of rounds) | CPU | main thread CPU | peak RSS |');
+    lines.push('|---|---:|---:|---:|---:|');
     for (const b of result.baseline)
-      lines.push(`| ${labels[b.program] ?? b.program} | ${b.wall} | ${b.cpu} | ${b.peakRss} |`);
+      lines.push(
+        `| ${labels[b.program] ?? b.program} | ${b.wall} | ${b.cpu} | ${b.mainCpu} | ${b.peakRss} |`,
+      );
   }
   if (result.startup) {
     lines.push('');

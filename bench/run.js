@@ -234,10 +234,12 @@ for (let round = 0; round < rounds; round++) {
     if (expected !== undefined && delivered !== expected) {
       throw new Error(`${program.name}: the receiver got ${delivered} records, expected ${expected}`);
     }
-    runs[program.name].push({ wallMs: result.wallMs, maxRssKiB: result.maxRssKiB, cpuMs: result.cpuMs });
+    const { wallMs, maxRssKiB, cpuMs, mainCpuMs, gcMs } = result;
+    runs[program.name].push({ wallMs, maxRssKiB, cpuMs, mainCpuMs, gcMs });
     log(
-      `round ${round + 1} ${program.name.padEnd(9)} ${(result.wallMs / 1000).toFixed(2)} s  ` +
-        `${(result.maxRssKiB / 1024).toFixed(0)} MiB  cpu ${(result.cpuMs / 1000).toFixed(2)} s`,
+      `round ${round + 1} ${program.name.padEnd(9)} ${(wallMs / 1000).toFixed(2)} s  ` +
+        `${(maxRssKiB / 1024).toFixed(0)} MiB  cpu ${(cpuMs / 1000).toFixed(2)} s  ` +
+        `main ${(mainCpuMs / 1000).toFixed(2)} s  gc ${(gcMs / 1000).toFixed(2)} s`,
     );
   }
 }
