@@ -75,8 +75,7 @@ export class ContentBytes {
     this.#reserve(18 + text.length * 2);
     const buffer = this.#buffer;
     let at = this.length;
-    let digits = 1;
-    for (let rest = text.length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    const digits = digitCount(text.length);
     for (let i = digits - 1, rest = text.length; i >= 0; i--, rest = Math.floor(rest / 10)) {
       buffer[at + 2 * i] = 0x30 + (rest % 10);
       buffer[at + 2 * i + 1] = 0;
@@ -128,8 +127,7 @@ export class ContentBytes {
     const buffer = this.#buffer;
     const from = this.length;
     buffer[from] = tag;
-    let digits = 1;
-    for (let rest = length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    const digits = digitCount(length);
     for (let i = digits, rest = length; i >= 1; i--, rest = Math.floor(rest / 10))
       buffer[from + i] = 0x30 + (rest % 10);
     buffer[from + digits + 1] = 0x3a;
@@ -154,6 +152,13 @@ export class ContentBytes {
 
 /** contentHash's bytes. */
 const single = new ContentBytes();
+
+/** Decimal digits of a length. */
+function digitCount(length: number): number {
+  let digits = 1;
+  for (let rest = length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
 
 /**
  * `id:<conversionId>` when the record has one, else `h:<contentHash>`, and for the nth identical record of a file
@@ -183,15 +188,18 @@ export function recordKeyFirst(
   occurrence = 1,
   digest?: string,
 ): { key: string; contentHash: string | undefined } {
-  const id = record.conversionId;
-  if (id !== undefined && id !== '') return { key: `id:${id}`, contentHash: digest };
-  return recordIdentity(record, occurrence, digest);
+  const key = idKey(record.conversionId);
+  return key === undefined ? recordIdentity(record, occurrence, digest) : { key, contentHash: digest };
 }
 
 /** recordKey from its parts: a record's conversionId, its content hash and occurrence. */
 export function keyOf(conversionId: string | undefined, contentHash: string, occurrence = 1): string {
-  if (conversionId !== undefined && conversionId !== '') return `id:${conversionId}`;
-  return occurrence > 1 ? `h:${contentHash}#${occurrence}` : `h:${contentHash}`;
+  return idKey(conversionId) ?? (occurrence > 1 ? `h:${contentHash}#${occurrence}` : `h:${contentHash}`);
+}
+
+/** `id:<conversionId>`, or undefined for no conversionId or an empty one. */
+function idKey(conversionId: string | undefined): string | undefined {
+  return conversionId !== undefined && conversionId !== '' ? `id:${conversionId}` : undefined;
 }
 
 /**

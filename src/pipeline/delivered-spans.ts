@@ -48,17 +48,12 @@ export class SpanContent {
   /** Each record's content bytes in #bytes (start, end); -1 once they went into the digest and were dropped. */
   readonly #bounds: number[] = [];
 
-  /** Holds no record's bytes: each content hash is then taken from its record (a chunk looked up without a digest). */
-  clear(): void {
-    this.#bytes.clear();
-    this.#bounds.length = 0;
-  }
-
   /** Writes the records' keys and contents, and returns the span's digest. */
   digest(records: readonly { key: string; record: ConversionRecord }[]): string {
     const bytes = this.#bytes;
     const bounds = this.#bounds;
-    this.clear();
+    bytes.clear();
+    bounds.length = 0;
     const hash = createHash('sha256');
     for (const { key, record } of records) {
       bytes.units(key);

@@ -2,6 +2,7 @@
 // knows already is counted, not sent: known-records.ts), then pushed in the order they were read.
 // The chunks are spans (delivered-spans.ts): a ledger that noted a span delivered answers it with one row.
 import type { LedgerPort } from '../ledger/ledger-port.js';
+import { contentHash } from '../ledger/record-key.js';
 import type { LedgerEntry, SpanLookup } from '../ledger/types.js';
 import type { Deliverer } from '../transport/deliver.js';
 import { endsSpan, RunSpans, SpanContent, type SpanTally } from './delivered-spans.js';
@@ -78,13 +79,12 @@ export class LookupQueue {
     // showed more delivered than read (`1024 rows read, 1225 delivered`, issue 20).
     this.#steps.showRowsRead();
     this.#begin();
-    const content = this.#free.pop() ?? new SpanContent();
-    const { known, span } = this.#lookup(items, content);
+    const { known, span, content } = this.#lookup(items);
     if (known instanceof Promise) known.catch(() => undefined);
     this.#ahead++;
     this.#lookedUp = this.#lookedUp.then(async () => {
       await this.#handle(items, await known, span, content);
-      this.#free.push(content);
+      if (content) this.#free.push(content);
       this.#ahead--;
     });
     // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
@@ -126,42 +126,45 @@ export class LookupQueue {
   }
 
   /**
-   * The chunk's look-up: by its span where the ledger keeps spans (its digest written into `content`), else key by
+   * The chunk's look-up: by its span where the ledger keeps spans (`content`: the bytes its digest read), else key by
    * key (or nothing known).
    */
-  #lookup(
-    items: Item[],
-    content: SpanContent,
-  ): { known: SpanLookup | Promise<SpanLookup>; span: SpanTally | undefined } {
+  #lookup(items: Item[]): {
+    known: SpanLookup | Promise<SpanLookup>;
+    span: SpanTally | undefined;
+    content?: SpanContent;
+  } {
     const { ledger } = this.#steps;
-    const spans = this.#spans;
-    // A reused SpanContent holds an earlier chunk's bytes until a digest writes these.
-    if (!spans) content.clear();
     if (!ledger) return { known: { delivered: false, entries: new Map() }, span: undefined };
     const keys = items.map((i) => i.key);
+    const spans = this.#spans;
     if (!spans) {
       const entries = ledger.ledger.lookup(ledger.targetId, keys);
       const known = entries instanceof Promise ? entries.then(notSpan) : notSpan(entries);
       return { known, span: undefined };
     }
+    const content = this.#free.pop() ?? new SpanContent();
     const digest = content.digest(items);
     return {
       known: spans.ledger.lookupSpan(spans.targetId, keys, digest),
       span: spans.run.open(digest, items.length),
+      content,
     };
   }
 
   /**
    * Hands the chunk's records on, or counts those the ledger knows. A record's content hash is taken (from `content`,
-   * where its span's digest wrote its bytes) only when it is compared or sent: a record of a span the ledger noted
-   * delivered, that no hotter table names, is delivered at this content without one.
+   * where its span's digest wrote its bytes, else from its record) only when it is compared or sent: a record of a
+   * span the ledger noted delivered, that no hotter table names, is delivered at this content without one.
    */
   async #handle(
     items: Item[],
     known: SpanLookup,
     span: SpanTally | undefined,
-    content: SpanContent,
+    content: SpanContent | undefined,
   ): Promise<void> {
+    const hashOfIndex = (index: number) =>
+      content ? content.contentHash(index, items[index]!.record) : contentHash(items[index]!.record);
     const { deliverer, knownAlready } = this.#steps;
     const { entries, delivered } = known;
     for (let index = 0; index < items.length; index++) {
@@ -170,7 +173,7 @@ export class LookupQueue {
       this.waiting--;
       // A span delivered: its entries are the hotter tables' rows; a key none names is delivered at this content.
       const found = entries.get(item.key);
-      if (found !== undefined || !delivered) item.contentHash ??= content.contentHash(index, item.record);
+      if (found !== undefined || !delivered) item.contentHash ??= hashOfIndex(index);
       const entry = found ?? (delivered ? deliveredHere : undefined);
       if (entry) {
         const same = found === undefined || found.contentHash === item.contentHash;
@@ -181,7 +184,7 @@ export class LookupQueue {
           continue;
         }
       }
-      item.contentHash ??= content.contentHash(index, item.record);
+      item.contentHash ??= hashOfIndex(index);
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
       // Counted once its delivery is recorded (deliver/delivery-account.ts).
