@@ -94,8 +94,9 @@ class BucketTable {
     const oldWidth = this.#width;
     const width = oldWidth + 1 + (oldWidth >>> widthStepShift);
     const slots = new Uint16Array(width << bucketBits);
-    for (let bucket = 0; bucket < 1 << bucketBits; bucket++)
-      slots.set(old.subarray(bucket * oldWidth, (bucket + 1) * oldWidth), bucket * width);
+    // Slot by slot: a subarray per bucket was 256 views a widening, 5 % of a push's allocation (Session 31).
+    for (let bucket = 0, from = 0, to = 0; bucket < 1 << bucketBits; bucket++, to += width - oldWidth)
+      for (const end = from + oldWidth; from < end; ) slots[to++] = old[from++]!;
     const spilled = this.#spill.keys();
     this.#slots = slots;
     this.#width = width;
