@@ -12,6 +12,7 @@ import { createOutcomes, emptyStats, type Part } from './outcomes.js';
 import { Pacing } from './pacing.js';
 import { RecordWriter } from './record-json.js';
 import { sendBody } from './send-body.js';
+import { SentRecord } from './sent-record.js';
 
 export type {
   Deliverer,
@@ -24,10 +25,17 @@ export type {
 
 const defaultSleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal });
 
-/** One record, serialized once, when it is handed over: its JSON written into the run's chunks. */
+/**
+ * One record, serialized once, when it is handed over: its JSON written into the run's chunks. The item keeps a
+ * SentRecord from then on: the fields read after sending, the rest read again from these bytes.
+ */
 function toPart<T extends { record: ConversionRecord }>(writer: RecordWriter, item: T): Part<T> {
-  const bytes = writer.write(item.record);
-  return { item, chunk: writer.chunk, start: writer.start, bytes };
+  // A record handed over again (none is today) is written from its whole JSON: for...in sees a SentRecord's kept fields only.
+  const record = item.record instanceof SentRecord ? item.record.toJSON() : item.record;
+  const bytes = writer.write(record);
+  const part = { item, chunk: writer.chunk, start: writer.start, bytes };
+  item.record = new SentRecord(record, part);
+  return part;
 }
 
 export function createDeliverer<T extends { record: ConversionRecord }>(

@@ -18,6 +18,28 @@ describe('beforeSend', () => {
   });
 });
 
+describe('a record once written', () => {
+  it('keeps its JSON: an item handed over again goes out with every field, not only those it keeps', async () => {
+    const { receiver, deliverer } = await setup({}, { batchSize: 1 });
+    const record = {
+      ...makeItems(1)[0]!.record,
+      serviceId: 'v-1',
+      conversionName: 'purchase',
+      conversionEmail: 'ana@example.com',
+    };
+    const item = { line: 1, record };
+    await deliverer.push(item);
+    expect(item.record).not.toBe(record);
+    await deliverer.push(item);
+    await deliverer.close();
+    // The same bytes both times (the receiver answers the second from its Idempotency-Key).
+    expect(receiver.requests.map((r) => r.body)).toEqual([
+      `[${JSON.stringify(record)}]`,
+      `[${JSON.stringify(record)}]`,
+    ]);
+  });
+});
+
 describe('backpressure', () => {
   it('push does not resolve while `concurrency` bodies are outstanding', async () => {
     const gate = deferred();

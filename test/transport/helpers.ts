@@ -1,4 +1,5 @@
 // Shared fixtures for the transport tests: records, outcome recorders and small waits.
+import fc from 'fast-check';
 import { afterEach } from 'vitest';
 import type { ConversionRecord } from '../../src/record/fields.js';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/testing/receiver.js';
@@ -136,3 +137,27 @@ export function fakeClock() {
   };
   return { advance, options };
 }
+
+// Any text a field can hold: accents, emoji (surrogate pairs), lone surrogates, quotes, backslashes,
+// control characters, DEL; and numbers JSON writes oddly (-0, 1e21, 5e-324) or not at all (NaN, Infinity).
+const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ maxLength: 30 }));
+const number = fc.oneof(fc.double(), fc.constantFrom(-0, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY));
+/** Any record the writer may get (and a few it never does: values JSON writes as null). */
+export const anyRecord = fc
+  .record(
+    {
+      conversionCurrency: text,
+      conversionValue: number,
+      conversionDatetime: text,
+      conversionTimezone: fc.option(text, { nil: undefined }),
+      serviceId: text,
+      conversionId: text,
+      conversionName: text,
+      conversionEmail: fc.option(text, { nil: undefined }),
+    },
+    { requiredKeys: ['conversionValue'] },
+  )
+  // The keys in another order too: JSON.stringify follows the object's own order, and so must the writer.
+  .chain((r) =>
+    fc.boolean().map((reversed) => (reversed ? Object.fromEntries(Object.entries(r).reverse()) : r)),
+  );

@@ -1,0 +1,45 @@
+// A record once its JSON is written into a body's bytes (issue 23: promotion). A record then waits for its body's
+// answer, four bodies in flight, long enough to outlive two young-generation collections, so all it holds is
+// copied to the old generation. After its JSON is written, what is read of it is its amount (the journal, the
+// totals), its day (the run report: its instant and zone) and its conversionId (a refusal's message); its other
+// fields (service id, name, e-mail: the longest texts) only for a per-record report, its whole JSON for a
+// pending payload. So it keeps those five fields, and reads the others, and its JSON, again from its bytes: the
+// same bytes JSON.stringify would write (record-json.ts), so JSON.stringify of it gives them back unchanged.
+import type { ConversionRecord } from '../record/fields.js';
+import { type RecordBytes, recordJson } from './record-json.js';
+
+export class SentRecord implements ConversionRecord {
+  readonly conversionCurrency: string;
+  readonly conversionValue: number;
+  readonly conversionDatetime: string;
+  readonly conversionTimezone: string;
+  readonly conversionId: string | undefined;
+  /** Where its JSON is: the body's part, which keeps its chunk for as long as it is held. */
+  readonly #at: RecordBytes;
+
+  constructor(record: ConversionRecord, at: RecordBytes) {
+    this.conversionCurrency = record.conversionCurrency;
+    this.conversionValue = record.conversionValue;
+    this.conversionDatetime = record.conversionDatetime;
+    this.conversionTimezone = record.conversionTimezone;
+    this.conversionId = record.conversionId;
+    this.#at = at;
+  }
+
+  get serviceId(): string | undefined {
+    return this.toJSON().serviceId;
+  }
+
+  get conversionName(): string | undefined {
+    return this.toJSON().conversionName;
+  }
+
+  get conversionEmail(): string | undefined {
+    return this.toJSON().conversionEmail;
+  }
+
+  /** The whole record, parsed again from its JSON: what JSON.stringify writes for it (a pending payload, a report). */
+  toJSON(): ConversionRecord {
+    return JSON.parse(recordJson(this.#at)) as ConversionRecord;
+  }
+}

@@ -1,0 +1,83 @@
+// A record once its JSON is written (sent-record.ts): the same JSON, the same fields, read back from its bytes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ConversionRecord } from '../../src/record/fields.js';
+import { RecordWriter } from '../../src/transport/record-json.js';
+import { SentRecord } from '../../src/transport/sent-record.js';
+import { anyRecord } from './helpers.js';
+
+const fields = [
+  'conversionCurrency',
+  'conversionValue',
+  'conversionDatetime',
+  'conversionTimezone',
+  'serviceId',
+  'conversionId',
+  'conversionName',
+  'conversionEmail',
+] as const;
+
+function sent(writer: RecordWriter, record: ConversionRecord): SentRecord {
+  const bytes = writer.write(record);
+  return new SentRecord(record, { chunk: writer.chunk, start: writer.start, bytes });
+}
+
+describe('SentRecord', () => {
+  it("gives JSON.stringify the record's own JSON, whatever its fields hold and in whatever order", () => {
+    const writer = new RecordWriter();
+    fc.assert(
+      fc.property(anyRecord, (r) => {
+        const record = r as unknown as ConversionRecord;
+        expect(JSON.stringify(sent(writer, record))).toBe(JSON.stringify(record));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads every field as the record held it (as its JSON carries it: JSON writes NaN as null)', () => {
+    const writer = new RecordWriter();
+    fc.assert(
+      fc.property(anyRecord, (r) => {
+        const record = r as unknown as ConversionRecord;
+        const slim = sent(writer, record);
+        const carried = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
+        for (const field of fields) {
+          const kept = ['serviceId', 'conversionName', 'conversionEmail'].includes(field) ? carried : record;
+          expect(slim[field]).toEqual(kept[field]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds none of the three free-text fields itself, and reads them from bytes written before later records', () => {
+    const writer = new RecordWriter();
+    const first = {
+      conversionCurrency: 'EUR',
+      conversionValue: 12.5,
+      conversionDatetime: '2024-03-01T12:00:00.000Z',
+      conversionTimezone: 'Europe/Berlin',
+      serviceId: 'v-1',
+      conversionId: 'A-1',
+      conversionName: 'purchase',
+      conversionEmail: 'ana@example.com',
+    };
+    const slim = sent(writer, first);
+    // Later records fill the chunk and pass into new ones: the first record's bytes stay as written.
+    for (let i = 0; i < 5000; i++)
+      sent(writer, { ...first, conversionId: `B-${i}`, conversionName: 'x'.repeat(100) });
+    expect(Object.keys(slim).sort()).toEqual([
+      'conversionCurrency',
+      'conversionDatetime',
+      'conversionId',
+      'conversionTimezone',
+      'conversionValue',
+    ]);
+    expect([slim.serviceId, slim.conversionName, slim.conversionEmail]).toEqual([
+      'v-1',
+      'purchase',
+      'ana@example.com',
+    ]);
+    expect(slim.toJSON()).toEqual(first);
+  });
+});
