@@ -1,21 +1,10 @@
 // A record once its JSON is written (sent-record.ts): the same JSON, the same fields, read back from its bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ConversionRecord } from '../../src/record/fields.js';
+import { type ConversionRecord, recordFields } from '../../src/record/fields.js';
 import { RecordWriter } from '../../src/transport/record-json.js';
 import { SentRecord } from '../../src/transport/sent-record.js';
 import { anyRecord } from './helpers.js';
-
-const fields = [
-  'conversionCurrency',
-  'conversionValue',
-  'conversionDatetime',
-  'conversionTimezone',
-  'serviceId',
-  'conversionId',
-  'conversionName',
-  'conversionEmail',
-] as const;
 
 function sent(writer: RecordWriter, record: ConversionRecord): SentRecord {
   const bytes = writer.write(record);
@@ -41,7 +30,7 @@ describe('SentRecord', () => {
         const record = r as unknown as ConversionRecord;
         const slim = sent(writer, record);
         const carried = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
-        for (const field of fields) {
+        for (const field of recordFields) {
           const kept = ['serviceId', 'conversionName', 'conversionEmail'].includes(field) ? carried : record;
           expect(slim[field]).toEqual(kept[field]);
         }
