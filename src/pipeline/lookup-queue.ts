@@ -4,6 +4,7 @@
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import { contentHash } from '../ledger/record-key.js';
 import type { LedgerEntry, SpanLookup } from '../ledger/types.js';
+import { recordDay } from '../record/local-day.js';
 import type { Deliverer } from '../transport/deliver.js';
 import { endsSpan, RunSpans, SpanContent, type SpanTally } from './delivered-spans.js';
 import type { Item } from './item.js';
@@ -189,6 +190,9 @@ export class LookupQueue {
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
       // Counted once its delivery is recorded (deliver/delivery-account.ts).
       if (span) item.span = span;
+      // Its local day for the run report, taken while the record is whole: once written, it keeps neither its
+      // instant nor its zone (transport/sent-record.ts).
+      item.day ??= recordDay(item.record.conversionDatetime, item.record.conversionTimezone);
       const room = deliverer.push(item);
       if (room) await room;
     }

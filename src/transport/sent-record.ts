@@ -1,18 +1,17 @@
 // A record once its JSON is written into a body's bytes (issue 23: promotion). A record then waits for its body's
 // answer, four bodies in flight, long enough to outlive two young-generation collections, so all it holds is
 // copied to the old generation. After its JSON is written, what is read of it is its amount (the journal, the
-// totals), its day (the run report: its instant and zone) and its conversionId (a refusal's message); its other
-// fields (service id, name, e-mail: the longest texts) only for a per-record report, its whole JSON for a
-// pending payload. So it keeps those five fields, and reads the others, and its JSON, again from its bytes: the
-// same bytes JSON.stringify would write (record-json.ts), so JSON.stringify of it gives them back unchanged.
+// totals) and its conversionId (a refusal's message); its local day, for the run report, is taken before it is
+// handed over (pipeline/lookup-queue.ts; a record pushed from elsewhere reads its instant and zone here); its
+// other fields only for a per-record report, its whole JSON for a pending payload. So it keeps those three
+// fields, and reads the others, and its JSON, again from its bytes: the same bytes JSON.stringify would write
+// (record-json.ts), so JSON.stringify of it gives them back unchanged.
 import type { ConversionRecord } from '../record/fields.js';
 import { type RecordBytes, recordJson } from './record-json.js';
 
 export class SentRecord implements ConversionRecord {
   readonly conversionCurrency: string;
   readonly conversionValue: number;
-  readonly conversionDatetime: string;
-  readonly conversionTimezone: string;
   readonly conversionId: string | undefined;
   /** Where its JSON is: the body's part, which keeps its chunk for as long as it is held. */
   readonly #at: RecordBytes;
@@ -20,10 +19,16 @@ export class SentRecord implements ConversionRecord {
   constructor(record: ConversionRecord, at: RecordBytes) {
     this.conversionCurrency = record.conversionCurrency;
     this.conversionValue = record.conversionValue;
-    this.conversionDatetime = record.conversionDatetime;
-    this.conversionTimezone = record.conversionTimezone;
     this.conversionId = record.conversionId;
     this.#at = at;
+  }
+
+  get conversionDatetime(): string {
+    return this.toJSON().conversionDatetime;
+  }
+
+  get conversionTimezone(): string {
+    return this.toJSON().conversionTimezone;
   }
 
   get serviceId(): string | undefined {

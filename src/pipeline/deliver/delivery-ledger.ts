@@ -131,6 +131,10 @@ export class DeliveryLedger {
       const records = items.map(
         (i) => [i.key, hashOf(i), i.record.conversionCurrency, i.record.conversionValue] as const,
       );
+      // The row holds the hashes from here on, and a journaled record's later steps take them from it (settled,
+      // unjournaled): an item lets its own go rather than carry ~100 bytes through its body's flight into the
+      // old generation (issue 23). A reader that still asks (hashOf) hashes its record again.
+      for (const item of items) item.contentHash = undefined;
       const id = l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, records, body);
       if (!(id instanceof Promise)) {
         batch.id = id;
