@@ -11,10 +11,11 @@ export interface Item {
   key: string;
   /**
    * contentHash(record): given where the key needed it (no conversionId) or the row thread computed it, else taken
-   * at the record's look-up (lookup-queue.ts), and only for a record not found delivered. Read through hashOf.
+   * at the record's look-up (lookup-queue.ts), and only for a record not found delivered; let go once its batch's
+   * journal row holds it (deliver/delivery-ledger.ts). Read through hashOf.
    */
   contentHash: string | undefined;
-  /** The record's local day (record/local-day.ts), when the row thread computed it already. */
+  /** The record's local day (record/local-day.ts): from the row thread, or taken as the look-up hands it on. */
   day?: number;
   /** Whether the ledger holds this record as outstanding, once this run wrote it (ledger-writes.ts). */
   held?: boolean | Promise<boolean>;
