@@ -12,45 +12,37 @@ function sent(writer: RecordWriter, record: ConversionRecord): SentRecord {
   return new SentRecord(record, { chunk: writer.chunk, start: writer.start, bytes });
 }
 
+/** Checks `check` on any record (anyRecord) and the SentRecord written from it, one writer for them all. */
+function forAnyRecord(numRuns: number, check: (record: ConversionRecord, slim: SentRecord) => void): void {
+  const writer = new RecordWriter();
+  fc.assert(
+    fc.property(anyRecord, (r) => {
+      const record = r as unknown as ConversionRecord;
+      check(record, sent(writer, record));
+    }),
+    { numRuns },
+  );
+}
+
 describe('SentRecord', () => {
   it("gives JSON.stringify the record's own JSON, whatever its fields hold and in whatever order", () => {
-    const writer = new RecordWriter();
-    fc.assert(
-      fc.property(anyRecord, (r) => {
-        const record = r as unknown as ConversionRecord;
-        expect(JSON.stringify(sent(writer, record))).toBe(JSON.stringify(record));
-      }),
-      { numRuns: 500 },
-    );
+    forAnyRecord(500, (record, slim) => expect(JSON.stringify(slim)).toBe(JSON.stringify(record)));
   });
 
   it('reads every field as the record held it (as its JSON carries it: JSON writes NaN as null)', () => {
-    const writer = new RecordWriter();
-    fc.assert(
-      fc.property(anyRecord, (r) => {
-        const record = r as unknown as ConversionRecord;
-        const slim = sent(writer, record);
-        const carried = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
-        for (const field of recordFields) {
-          const kept = ['conversionCurrency', 'conversionValue', 'conversionId'].includes(field)
-            ? record
-            : carried;
-          expect(slim[field]).toEqual(kept[field]);
-        }
-      }),
-      { numRuns: 300 },
-    );
+    forAnyRecord(300, (record, slim) => {
+      const carried = JSON.parse(JSON.stringify(record)) as Record<string, unknown>;
+      for (const field of recordFields) {
+        const kept = ['conversionCurrency', 'conversionValue', 'conversionId'].includes(field)
+          ? record
+          : carried;
+        expect(slim[field]).toEqual(kept[field]);
+      }
+    });
   });
 
   it('hashes as the record it was made from: a content hash taken again once it was let go is the same', () => {
-    const writer = new RecordWriter();
-    fc.assert(
-      fc.property(anyRecord, (r) => {
-        const record = r as unknown as ConversionRecord;
-        expect(contentHash(sent(writer, record))).toBe(contentHash(record));
-      }),
-      { numRuns: 300 },
-    );
+    forAnyRecord(300, (record, slim) => expect(contentHash(slim)).toBe(contentHash(record)));
   });
 
   it('holds only its amount and id itself, and reads the rest from bytes written before later records', () => {
