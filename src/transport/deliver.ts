@@ -30,12 +30,10 @@ const defaultSleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, {
  * SentRecord from then on: the fields read after sending, the rest read again from these bytes.
  */
 function toPart<T extends { record: ConversionRecord }>(writer: RecordWriter, item: T): Part<T> {
-  // A record handed over again (none is today) is written from its whole JSON: the writer's for...in would see
-  // only the fields a SentRecord keeps.
-  const record = item.record instanceof SentRecord ? item.record.toJSON() : item.record;
-  const bytes = writer.write(record);
+  // A record handed over again (none is today) is a SentRecord already: the writer writes its toJSON.
+  const bytes = writer.write(item.record);
   const part = { item, chunk: writer.chunk, start: writer.start, bytes };
-  item.record = new SentRecord(record, part);
+  item.record = new SentRecord(item.record, part);
   return part;
 }
 

@@ -25,6 +25,9 @@ export function recordJson(at: RecordBytes): string {
   return at.chunk.toString('utf8', at.start, at.start + at.bytes);
 }
 
+const hasToJSON = (value: object): value is { toJSON(): object } =>
+  typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
 /**
  * Writes records' JSON, each followed by a `,`, one after another into chunks of its own (a chunk is never
  * written again once left, so every RecordBytes handed out stays valid for as long as it is held).
@@ -39,8 +42,12 @@ export class RecordWriter {
   chunk: Buffer = this.#chunk;
   start = 0;
 
-  /** Writes `record`'s JSON (and a `,` after it) at `chunk`, `start`; returns its bytes. */
-  write(record: object): number {
+  /**
+   * Writes `record`'s JSON (and a `,` after it) at `chunk`, `start`; returns its bytes. A record with a `toJSON`
+   * (transport/sent-record.ts) is written as what it returns, as JSON.stringify does.
+   */
+  write(given: object): number {
+    const record = hasToJSON(given) ? given.toJSON() : given;
     this.#room(boundOf(record));
     const start = this.#at;
     const end = writeObject(this.#chunk, start, record as Record<string, unknown>);

@@ -21,6 +21,20 @@ describe('RecordWriter', () => {
     );
   });
 
+  it('writes a record with a toJSON as JSON.stringify does: what toJSON returns', () => {
+    const writer = new RecordWriter();
+    const whole = { conversionId: 'A-1', conversionEmail: 'ana@example.com', conversionValue: 1.5 };
+    // Its toJSON on the prototype, as SentRecord's: for...in sees only the own field.
+    const slim = new (class {
+      conversionId = 'A-1';
+      toJSON() {
+        return whole;
+      }
+    })();
+    expect(recordJson(written(writer, slim))).toBe(JSON.stringify(slim));
+    expect(recordJson(written(writer, slim))).toBe(JSON.stringify(whole));
+  });
+
   it('sends a record with a value of another type through JSON.stringify whole', () => {
     const writer = new RecordWriter();
     const odd = { conversionId: 'a"b', extra: { nested: [1, null, true] }, conversionValue: 1 };
