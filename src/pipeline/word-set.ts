@@ -10,6 +10,7 @@
 // buckets (by a slot and an 8th) once its spill holds more than a 16th of its words: a copy of 1/256 of the
 // set, never one big regrowth (steps of one slot widened so often they cost 1.3x the CPU per add at 5M ids).
 // A table's first 48 words take no buckets at all: a new set holds 16 KiB of spills.
+// `has` asks without adding and `words` gives every word back (its mix unmixed), for SeenIds' spill to disk.
 // Measured (bench/seen-ids.js: bytes of slots and spills, 5M ids at 2.6-2.8 bytes each): seen-ids.ts.
 
 const tableBits = 8;
@@ -31,6 +32,23 @@ export class WordSet {
   add(word: number): boolean {
     const hash = mixWord(word);
     return this.#tables[hash >>> (32 - tableBits)]!.add(hash & 0xff_ffff);
+  }
+
+  /** Whether the word is there (nothing added). */
+  has(word: number): boolean {
+    const hash = mixWord(word);
+    return this.#tables[hash >>> (32 - tableBits)]!.has(hash & 0xff_ffff);
+  }
+
+  /** The words held, in no order. */
+  words(): Uint32Array {
+    let size = 0;
+    for (const table of this.#tables) size += table.size;
+    const words = new Uint32Array(size);
+    let at = 0;
+    for (const [number, table] of this.#tables.entries()) at = table.copyKeys(words, at, number << 24);
+    for (let i = 0; i < at; i++) words[i] = unmixWord(words[i]!);
+    return words;
   }
 
   /** Bytes of slots and spills. */
@@ -55,6 +73,10 @@ class BucketTable {
     return this.#slots.length * 2 + this.#spill.bytes;
   }
 
+  get size(): number {
+    return this.#size;
+  }
+
   /** Adds `key` (the mix's low 24 bits: bucket and remainder); false when it was there. */
   add(key: number): boolean {
     const remainder = key & remainderMask;
@@ -70,6 +92,25 @@ class BucketTable {
     this.#size++;
     if (this.#spill.size > Math.max(firstSpill, this.#size * maxSpillShare)) this.#widen();
     return true;
+  }
+
+  /** Whether `key` is there: in its bucket, or else in the spill (where add would have put it). */
+  has(key: number): boolean {
+    const remainder = key & remainderMask;
+    const at = this.#find(key, remainder);
+    return at >= 0 ? this.#slots[at] === remainder : this.#spill.has(key);
+  }
+
+  /** Puts the mix of every word held at `keys[at]` on (`top`: the table's bits); returns where it stopped. */
+  copyKeys(keys: Uint32Array, at: number, top: number): number {
+    const slots = this.#slots;
+    const width = this.#width;
+    for (let slot = 0; slot < slots.length; slot++) {
+      const remainder = slots[slot]!;
+      if (remainder !== 0) keys[at++] = (top | (Math.floor(slot / width) << remainderBits) | remainder) >>> 0;
+    }
+    for (const key of this.#spill.keys()) keys[at++] = (top | key) >>> 0;
+    return at;
   }
 
   /**
@@ -140,6 +181,11 @@ class Spill {
     return true;
   }
 
+  has(key: number): boolean {
+    const stored = key | 0x100_0000;
+    return this.#slots[this.#probe(stored)] === stored;
+  }
+
   keys(): number[] {
     const keys: number[] = [];
     for (const stored of this.#slots) if (stored !== 0) keys.push(stored & 0xff_ffff);
@@ -162,6 +208,17 @@ class Spill {
     this.#shift--;
     for (const stored of old) if (stored !== 0) this.#slots[this.#probe(stored)] = stored;
   }
+}
+
+/** The word whose mix is `hash`: mixWord's steps undone in reverse (each is a bijection on 32 bits). */
+export function unmixWord(hash: number): number {
+  let h = hash >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7ed1b41d);
+  h ^= (h >>> 13) ^ (h >>> 26);
+  h = Math.imul(h, 0xa5cb9243);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** murmur3's 32-bit finaliser: a bijection, so distinct words have distinct mixes, spread over the tables. */

@@ -2,28 +2,22 @@
 // remainder of 0 (the spill's cases), through every widening; and its bytes per word.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mixWord, WordSet } from '../../src/pipeline/word-set.js';
+import { mixWord, unmixWord, WordSet } from '../../src/pipeline/word-set.js';
 
-/** The word whose mix is `hash`: mixWord's steps undone in reverse (each is a bijection on 32 bits). */
-function unmixWord(hash: number): number {
-  let h = hash >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x7ed1b41d);
-  h ^= (h >>> 13) ^ (h >>> 26);
-  h = Math.imul(h, 0xa5cb9243);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/** Adds every word, checking each answer against a Set; then every word again, each a repeat. */
+/**
+ * Adds every word, checking each answer (and `has` before it) against a Set; then every word again, each a
+ * repeat, and `words` gives back the Set's words.
+ */
 function model(words: number[]): WordSet {
   const set = new WordSet();
   const known = new Set<number>();
   for (const word of words) {
+    expect(set.has(word)).toBe(known.has(word));
     expect(set.add(word)).toBe(!known.has(word));
     known.add(word);
   }
   for (const word of known) expect(set.add(word)).toBe(false);
+  expect([...set.words()].sort((a, b) => a - b)).toEqual([...known].sort((a, b) => a - b));
   return set;
 }
 
@@ -32,7 +26,7 @@ const mixOf = (table: number, bucket: number, remainder: number) =>
   ((table << 24) | (bucket << 16) | remainder) >>> 0;
 
 describe('WordSet', () => {
-  it('undoes the mix in the tests (the words below do land where they are built to)', () => {
+  it('undoes the mix (the words below do land where they are built to; a spill gets its words back)', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (h) => mixWord(unmixWord(h)) === h));
   });
 
