@@ -31,6 +31,8 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
   flush(): Array<CheckedRow | SkippedRow>;
   /** Reads `file` with these datetime formats (its day/month order, decided before its rows: date-order.ts). */
   useDateFormats(file: string, formats: string[]): void;
+  /** Frees the duplicate check's spilled ids (their temporary file, seen-ids.ts) once the run's rows are checked. */
+  close(): void;
 };
 
 /**
@@ -117,7 +119,8 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   const useDateFormats = (file: string, formats: string[]) => {
     binding.dateFormats.set(file, formats);
   };
-  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats });
+  const close = () => seen.close();
+  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close });
 }
 
 /** The checking stage as an async iterable, for callers that want one (init); folded and dropped rows are left out. */
@@ -126,9 +129,13 @@ export async function* checkRows(
   options: CheckOptions,
 ): AsyncGenerator<CheckedRow> {
   const check = createRowChecker(options);
-  for await (const row of rows) {
-    const outcome = check(row);
-    if (outcome !== 'folded' && !('skipped' in outcome)) yield outcome;
+  try {
+    for await (const row of rows) {
+      const outcome = check(row);
+      if (outcome !== 'folded' && !('skipped' in outcome)) yield outcome;
+    }
+    for (const outcome of check.flush()) if (!('skipped' in outcome)) yield outcome;
+  } finally {
+    check.close();
   }
-  for (const outcome of check.flush()) if (!('skipped' in outcome)) yield outcome;
 }

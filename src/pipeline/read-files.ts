@@ -23,7 +23,7 @@ export interface ReadIO {
   wallClock?: (() => number) | undefined;
 }
 
-/** Reads and checks `files`, each outcome to `steps.take`; the lookup table is closed at the end. */
+/** Reads and checks `files`, each outcome to `steps.take`; the lookup table and the checker are closed at the end. */
 export async function readAndCheck(
   settings: RowSettings,
   files: string[],
@@ -34,22 +34,26 @@ export async function readAndCheck(
   const lookup = await openRunLookup(settings, io.signal, tally.warn);
   try {
     const check = createRunChecker(settings, lookup, io.wallClock, tally);
-    const reader = runReader(
-      settings,
-      headerMatcher(settings.mapping),
-      { stdin: io.stdin, signal: io.signal },
-      hooks,
-    );
-    // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
-    const inputs = await settleDateOrders(files, {
-      open: reader.open,
-      readOnce: reader.readOnce,
-      mapping: settings.mapping,
-      lookup,
-      useFormats: (file, formats) => check.useDateFormats(file, formats),
-      warn: tally.warn,
-    });
-    await checkFiles(files, { ...steps, inputs, reader, check });
+    try {
+      const reader = runReader(
+        settings,
+        headerMatcher(settings.mapping),
+        { stdin: io.stdin, signal: io.signal },
+        hooks,
+      );
+      // Each file's day/month order, from all its rows, before any row of the run is checked or sent.
+      const inputs = await settleDateOrders(files, {
+        open: reader.open,
+        readOnce: reader.readOnce,
+        mapping: settings.mapping,
+        lookup,
+        useFormats: (file, formats) => check.useDateFormats(file, formats),
+        warn: tally.warn,
+      });
+      await checkFiles(files, { ...steps, inputs, reader, check });
+    } finally {
+      check.close();
+    }
   } finally {
     lookup?.close();
   }
