@@ -20,12 +20,14 @@
 // keys spilled before into one sorted run in a temporary file (seen-run.ts: unlinked as soon as it is
 // opened, closed by close()), and memory's exact-key tables start anew, so memory no longer grows with the
 // exact keys: at most 2^20 of them in the tables (~3.7-3.9 MiB) and the run's index (8 bytes per 128 keys).
-// At 5M of the benchmark's ids 0.62 bytes an id are held (2.77 without spilling). A key new to memory past
-// a spill is looked up in the run: a binary search of the index, one pread of a 1 KiB block (none when the
-// key is outside the run's range or in the block read last) and a search of the block, ~1.5 us of CPU (the
-// benchmark's scrambled ids: 1.8 us an add at 5M against 0.34 in memory; sequential ids, past the run's
-// last key, 0.52 against 0.49). A spill holds its keys' lower words (4 bytes a key) and 1 MiB of blocks
-// while it merges, and rewrites the run whole (8 bytes a key on disk; at 5M ids four spills, 0.5 s).
+// Measured at 5M ids (bench/seen-ids.js; the benchmark's ids / sequential ids / numbers): 0.62 / 0.52 /
+// 0.58 bytes an id held at the end, 0.77 / 0.65 / 0.69 at most (2.77 / 2.58 / 2.73 all kept in memory). A key new to memory past a spill is
+// looked up in the run: a binary search of the index, one pread of a 1 KiB block (none when the key is
+// outside the run's range or in the block read last) and a search of the block, ~1.7 us of CPU, most of
+// it the pread: an add costs 1.68 us at 5M of the benchmark's ids and 1.54 of the numbers (0.34 and 0.31
+// kept), 0.36 of the sequential ids, which land past the run's last key (0.35 kept). A spill holds its
+// keys' lower words (4 bytes a key) and 1 MiB of blocks while it merges, and rewrites the run whole (8 bytes
+// a key on disk; at 5M ids four spills, ~0.5 s in all).
 // Ids with no exact key (the arena's) stay in memory at the cost above. When the file cannot be made or
 // written, the keys stay in memory from then on: exact still, unbounded as before.
 import { tmpdir } from 'node:os';
@@ -105,7 +107,10 @@ export class SeenIds {
     return slots * 8 + words + this.#arena.bytes + (this.#run?.bytes ?? 0);
   }
 
-  /** Closes the spilled run's file, once the run's last id is checked; again is a no-op. */
+  /**
+   * Closes the spilled run's file, once the run's last id is checked; again is a no-op. Keys added after it
+   * stay in memory; an add that needs the closed run throws.
+   */
   close(): void {
     this.#run?.close();
     this.#spillAfter = Number.POSITIVE_INFINITY;
