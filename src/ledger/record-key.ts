@@ -2,7 +2,8 @@
 // Pure and hot (runs once per row of million-row files): one buffer written and one hash per call.
 
 import { hash } from 'node:crypto';
-import { type ConversionRecord, recordFields } from '../record/fields.js';
+import type { ConversionRecord } from '../record/fields.js';
+import { numberBytesMax, writeNumber } from '../record/number-bytes.js';
 
 /** Hex characters kept from the SHA-256 digest: 128 bits, ample against accidental collisions. */
 export const contentHashLength = 32;
@@ -52,22 +53,44 @@ export class ContentBytes {
     this.length = 0;
   }
 
-  /** Appends the record's eight fields as contentHash serializes them. */
+  /**
+   * Appends the record's eight fields as contentHash serializes them, in `recordFields` order (fields.ts), each read
+   * by its name: a loop over the names took 8 % longer a span (keyed reads).
+   */
   content(record: ConversionRecord): void {
-    for (const field of recordFields) {
-      const value = record[field];
-      if (value === undefined) {
-        this.#reserve(1);
-        this.#buffer[this.length++] = 0x7e;
-      } else {
-        // String() is the shortest round-trip form, the same digits JSON.stringify sends.
-        const text = typeof value === 'number' ? String(value) : value;
-        // A UTF-16 unit is at most 3 bytes of UTF-8; the tag, the length and `:` at most 18.
-        this.#reserve(18 + text.length * 3);
-        this.#length(typeof value === 'number' ? 0x6e : 0x73, text.length);
-        this.#text(text);
-      }
+    this.#field(record.conversionCurrency);
+    this.#field(record.conversionValue);
+    this.#field(record.conversionDatetime);
+    this.#field(record.conversionTimezone);
+    this.#field(record.serviceId);
+    this.#field(record.conversionId);
+    this.#field(record.conversionName);
+    this.#field(record.conversionEmail);
+  }
+
+  #field(value: string | number | undefined): void {
+    if (value === undefined) {
+      this.#reserve(1);
+      this.#buffer[this.length++] = 0x7e;
+    } else if (typeof value === 'number') {
+      this.#number(value);
+    } else {
+      // A UTF-16 unit is at most 3 bytes of UTF-8; the tag, the length and `:` at most 18.
+      this.#reserve(18 + value.length * 3);
+      this.#length(0x73, value.length);
+      this.#text(value);
     }
+  }
+
+  /** A number as String() writes it (number-bytes.ts), after its tag and length. */
+  #number(value: number): void {
+    const length = writeNumber(numberText, 0, value);
+    this.#reserve(18 + length);
+    this.#length(0x6e, length);
+    const buffer = this.#buffer;
+    let at = this.length;
+    for (let i = 0; i < length; i++) buffer[at++] = numberText[i]!;
+    this.length = at;
   }
 
   /** Appends `text`'s length in decimal, `:` and its UTF-16 code units, two bytes each (lone surrogates kept). */
@@ -158,6 +181,9 @@ export class ContentBytes {
     this.length = at;
   }
 }
+
+/** A number's text, written before its length is known (ContentBytes #number). */
+const numberText = new Uint8Array(numberBytesMax);
 
 /** Bytes `append` copies in a loop rather than with Buffer.copy. */
 const copiedByLoop = 512;

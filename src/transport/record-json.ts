@@ -10,6 +10,8 @@
 // ConversionRecord) sends the whole record through JSON.stringify. So a record resent from its journaled
 // JSON, or from its per-record payload, is the same bytes, under the same Idempotency-Key.
 
+import { writeNumber } from '../record/number-bytes.js';
+
 /** Bytes a chunk holds at least: ~1,000 records of the usual size, so a body is one or two runs. */
 const chunkBytes = 256 * 1024;
 
@@ -100,7 +102,8 @@ function writeObject(out: Buffer, from: number, record: Record<string, unknown>)
     at = writeString(out, at, key);
     out[at++] = 0x3a;
     if (typeof value === 'string') at = writeString(out, at, value);
-    else at += out.write(Number.isFinite(value) ? String(value) : 'null', at, 'latin1');
+    else if (Number.isFinite(value)) at = writeNumber(out, at, value);
+    else at += out.write('null', at, 'latin1');
   }
   out[at++] = 0x7d;
   return at;

@@ -141,7 +141,13 @@ export function fakeClock() {
 // Any text a field can hold: accents, emoji (surrogate pairs), lone surrogates, quotes, backslashes,
 // control characters, DEL; and numbers JSON writes oddly (-0, 1e21, 5e-324) or not at all (NaN, Infinity).
 const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ maxLength: 30 }));
-const number = fc.oneof(fc.double(), fc.constantFrom(-0, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY));
+// Amounts of whole cents too: the writer writes them from their cents (record/number-bytes.ts).
+const number = fc.oneof(
+  fc.double(),
+  fc.integer({ min: -(2 ** 53 - 1), max: 2 ** 53 - 1 }).map((cents) => cents / 100),
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map((cents) => cents / 100),
+  fc.constantFrom(-0, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY),
+);
 /** Any record the writer may get (and a few it never does: values JSON writes as null). */
 export const anyRecord = fc
   .record(
