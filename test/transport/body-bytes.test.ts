@@ -35,6 +35,20 @@ describe('RecordWriter', () => {
     expect(recordJson(written(writer, slim))).toBe(JSON.stringify(whole));
   });
 
+  it("writes any keys as JSON.stringify does, those it keeps as bytes and those it escapes, past the kept ones' number", () => {
+    const writer = new RecordWriter();
+    const key = fc.oneof(
+      fc.constantFrom('conversionId', 'a"b', 'a\\b', 'é', '\u0001', '\ud800', ' ~', ''),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.oneof(fc.string(), fc.double())), (r) => {
+        expect(recordJson(written(writer, r))).toBe(JSON.stringify(r));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('sends a record with a value of another type through JSON.stringify whole', () => {
     const writer = new RecordWriter();
     const odd = { conversionId: 'a"b', extra: { nested: [1, null, true] }, conversionValue: 1 };
