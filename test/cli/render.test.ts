@@ -6,7 +6,7 @@ import { runPipeline } from '../../src/pipeline/run.js';
 import type { Rejection } from '../../src/report/rejection.js';
 import { ErrorCollector, emptySummary, type Summary } from '../../src/report/summary.js';
 import { tempDir } from '../helpers/cli.js';
-import { testSettings } from '../helpers/settings.js';
+import { orderFields, testSettings } from '../helpers/settings.js';
 
 const summaryOf = (fields: Partial<Summary>): Summary => ({ ...emptySummary(false), ...fields });
 
@@ -64,13 +64,7 @@ describe('renderSummary', () => {
     const summary = await runPipeline(
       testSettings({
         mappingInput: {
-          fields: {
-            conversionId: 'id',
-            conversionEmail: 'email',
-            conversionDatetime: 'time',
-            conversionValue: 'total',
-            conversionCurrency: 'currency',
-          },
+          fields: orderFields,
           skip: [{ column: 'Status', in: ['Failed'] }],
         },
       }),

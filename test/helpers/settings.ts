@@ -49,3 +49,12 @@ export const simpleMapping: MappingInput = {
     conversionCurrency: 'currency',
   },
 };
+
+/** The fields of an order export's columns `id,email,time,total,currency` (tests add their rules beside them). */
+export const orderFields: MappingInput['fields'] = {
+  conversionId: 'id',
+  conversionEmail: 'email',
+  conversionDatetime: 'time',
+  conversionValue: 'total',
+  conversionCurrency: 'currency',
+};

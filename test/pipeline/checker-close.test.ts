@@ -7,7 +7,7 @@ import { type MappingInput, mappingSchema } from '../../src/config/schema.js';
 import { checkRows } from '../../src/pipeline/checked-rows.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { tempDir } from '../helpers/cli.js';
-import { testSettings } from '../helpers/settings.js';
+import { orderFields, testSettings } from '../helpers/settings.js';
 
 const closes = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../src/pipeline/seen-ids.js', async (importOriginal) => {
@@ -23,13 +23,7 @@ vi.mock('../../src/pipeline/seen-ids.js', async (importOriginal) => {
 
 const dir = tempDir('revimport-checker-close-');
 const mapping: MappingInput = {
-  fields: {
-    conversionId: 'id',
-    conversionEmail: 'email',
-    conversionDatetime: 'time',
-    conversionValue: 'total',
-    conversionCurrency: 'currency',
-  },
+  fields: orderFields,
 };
 const file = path.join(dir, 'orders.csv');
 writeFileSync(

@@ -9,7 +9,7 @@ import type { Settings } from '../../src/config/settings.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { openRejects } from '../../src/report/rejects.js';
 import { tempDir } from '../helpers/cli.js';
-import { testSettings } from '../helpers/settings.js';
+import { orderFields, testSettings } from '../helpers/settings.js';
 
 const dir = tempDir('revimport-earned-');
 let n = 0;
@@ -20,13 +20,7 @@ function csv(text: string): string {
 }
 
 const mapping: MappingInput = {
-  fields: {
-    conversionId: 'id',
-    conversionEmail: 'email',
-    conversionDatetime: 'time',
-    conversionValue: 'total',
-    conversionCurrency: 'currency',
-  },
+  fields: orderFields,
   keep: [{ column: 'status', in: ['paid', 'partially_paid', 'partially_refunded', 'refunded'] }],
   refunded: 'refunded',
   unpaid: 'outstanding',
