@@ -3,11 +3,15 @@
 // main thread's own CPU time (Linux: /proc/self/task/<pid>/stat, in clock ticks of 10 ms) and the main thread's
 // collector pauses (the `gc` performance entries). On a shared two-core box those two drift less than the wall
 // time: what the main thread did, not how long it waited for a core (bench/README.md, "Session 30").
+// A worker started from a file runs the preloads too (its execArgv is the process's): only the main thread writes,
+// or a worker ending after it wrote its own collector's time over the main thread's (the "its GC s" column read 0.00
+// in some pushes: bench/README.md, "Session 32").
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 const target = process.env.BENCH_RSS_FILE;
-if (target) {
+if (target && isMainThread) {
   let gcMs = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcMs += entry.duration;
