@@ -1,6 +1,7 @@
 // A run's values of one currency for the value guard (issue 23, "memory flat"): kept exactly up to
 // `exactValues` (the guard's decision over its 20,000 held records is exact), then as a histogram with
-// logarithmic bins, so a currency costs at most 512 KiB plus a few thousand bins however long the run.
+// logarithmic bins, so a currency costs at most 512 KiB plus its bins (two 32 KiB windows, and any bin far
+// outside them in a Map) however long the run.
 //
 // Accuracy past `exactValues`: count and zero share stay exact; a median, p90 or p99 is the middle of the
 // bin holding the nearest-rank value, within `relativeError` (0.5 %) of it (bins are [g^(i-1), g^i) with
@@ -20,9 +21,9 @@ export class ValueSketch {
   #exact: Float64Array | undefined = new Float64Array(1024);
   #count = 0;
   #zeros = 0;
-  /** Bin index -> count, of positive values and of the magnitudes of negative ones. */
-  readonly #positive = new Map<number, number>();
-  readonly #negative = new Map<number, number>();
+  /** Counts by bin index, of positive values and of the magnitudes of negative ones. */
+  readonly #positive = new BinCounts();
+  readonly #negative = new BinCounts();
 
   add(value: number): void {
     this.#count++;
@@ -74,25 +75,61 @@ export class ValueSketch {
       return;
     }
     const bins = value > 0 ? this.#positive : this.#negative;
-    const index = Math.ceil(Math.log(Math.abs(value)) / logGamma);
-    bins.set(index, (bins.get(index) ?? 0) + 1);
+    bins.add(Math.ceil(Math.log(Math.abs(value)) / logGamma));
   }
 
   /** The value at 0-based `rank` in ascending order: negatives (largest magnitude first), zeros, positives. */
   #valueAt(rank: number): number {
     let left = rank;
-    for (const [index, count] of [...this.#negative].sort((a, b) => b[0] - a[0])) {
+    for (const [index, count] of this.#negative.ascending().reverse()) {
       if (left < count) return -middleOf(index);
       left -= count;
     }
     if (left < this.#zeros) return 0;
     left -= this.#zeros;
-    const positive = [...this.#positive].sort((a, b) => a[0] - b[0]);
+    const positive = this.#positive.ascending();
     for (const [index, count] of positive) {
       if (left < count) return middleOf(index);
       left -= count;
     }
     return middleOf(positive.at(-1)![0]);
+  }
+}
+
+/** Bins a window counts (32 KiB): a factor of e^82 (~10^35), from 10^-9 of the first value met to 10^26 times it. */
+const windowBins = 8192;
+
+/**
+ * Counts by bin index: a window of indexes around the first one met, in a typed array (a Map's get and set were
+ * ~half of a value's binning), and a Map for any index past the window (a currency's values span a few thousand
+ * bins; the window bounds what a freak value costs).
+ */
+class BinCounts {
+  #low = 0;
+  #window: Uint32Array | undefined;
+  readonly #outside = new Map<number, number>();
+
+  add(index: number): void {
+    this.#window ??= this.#open(index);
+    const at = index - this.#low;
+    if (at >= 0 && at < windowBins) this.#window[at]! += 1;
+    else this.#outside.set(index, (this.#outside.get(index) ?? 0) + 1);
+  }
+
+  /** [bin index, count] of every bin holding values, by index ascending. */
+  ascending(): Array<[number, number]> {
+    const bins: Array<[number, number]> = [...this.#outside];
+    const window = this.#window;
+    if (window !== undefined) {
+      for (let at = 0; at < windowBins; at++) if (window[at] !== 0) bins.push([this.#low + at, window[at]!]);
+    }
+    return bins.sort((a, b) => a[0] - b[0]);
+  }
+
+  /** The window, centred a quarter below the first index (values run up from a currency's first more than down). */
+  #open(index: number): Uint32Array {
+    this.#low = index - windowBins / 4;
+    return new Uint32Array(windowBins);
   }
 }
 

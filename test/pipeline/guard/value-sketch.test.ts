@@ -58,3 +58,39 @@ describe('ValueSketch', () => {
     },
   );
 });
+
+describe('ValueSketch bins', () => {
+  it('keeps values far past its window (tiny, huge, both signs) within the relative error', () => {
+    // 0.01 first opens the window there; the rest lie far below and above it (and past it: 1e-30, 1e40, 1e300).
+    const spread = [0.01, 5, 1e-30, 1e40, 1e300, 5e-324, -1e-30, -1e40, -7.5, 123_456.78, 1e26, 1e-12];
+    const list = [
+      ...values(exactValues + 1, true),
+      ...Array.from({ length: 2001 }, (_, i) => spread[i % spread.length]!),
+    ];
+    const got = sketchOf(list).stats();
+    const want = valueStats(list);
+    expect(got.count).toBe(want.count);
+    expect(got.zeroShare).toBe(want.zeroShare);
+    for (const key of ['median', 'p90', 'p99'] as const) {
+      expect(Math.abs(got[key] - want[key])).toBeLessThanOrEqual(Math.abs(want[key]) * relativeError + 1e-9);
+    }
+  });
+
+  it('ranks a run of only far values as the exact figures do, within the relative error', () => {
+    // Every value past the first window: the ranks then come from the bins outside it alone.
+    const far = Array.from(
+      { length: exactValues + 999 },
+      (_, i) => (i % 3 === 0 ? 1e200 : i % 3 === 1 ? 3e-200 : -2e150) * (1 + (i % 7) / 10),
+    );
+    const sketch = new ValueSketch();
+    sketch.add(1);
+    for (const value of far) sketch.add(value);
+    const got = sketch.stats();
+    const want = valueStats([1, ...far]);
+    for (const key of ['median', 'p90', 'p99'] as const) {
+      expect(Math.abs(got[key] - want[key])).toBeLessThanOrEqual(
+        Math.abs(want[key]) * relativeError * 1.0001,
+      );
+    }
+  });
+});
