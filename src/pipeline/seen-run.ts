@@ -11,7 +11,7 @@
 // sorted in place as a Uint32Array; the few keys of the 8-byte tables (many upper words) are sorted as a
 // BigUint64Array view of native 64-bit words, the layout the run is written in too (it is this process's).
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Which 32-bit word of a native 64-bit key holds its low and its high word. */
@@ -205,7 +205,6 @@ export class SpilledRun {
     return keys;
   }
 
-  /** Writes this run's keys and `fresh`'s in order, reading the run a chunk at a time. */
   /** Writes this run's keys and `fresh`'s before each, reading the run a chunk at a time; the rest of `fresh` is left. */
   #mergeInto(writer: RunWriter, fresh: FreshKeys): void {
     const chunk = new Uint32Array(chunkKeys * 2);
@@ -284,7 +283,9 @@ function openUnlinked(dir: string): number {
   try {
     unlinkSync(path);
   } catch (error) {
+    // Where an open file cannot be unlinked (Windows), it is removed once closed: none is left behind.
     closeSync(fd);
+    rmSync(path, { force: true });
     throw error;
   }
   return fd;
