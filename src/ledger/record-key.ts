@@ -3,7 +3,7 @@
 
 import { hash } from 'node:crypto';
 import type { ConversionRecord } from '../record/fields.js';
-import { numberBytesMax, writeNumber } from '../record/number-bytes.js';
+import { digitCount, numberBytesMax, writeNumber } from '../record/number-bytes.js';
 
 /** Hex characters kept from the SHA-256 digest: 128 bits, ample against accidental collisions. */
 export const contentHashLength = 32;
@@ -190,13 +190,6 @@ const copiedByLoop = 512;
 
 /** contentHash's bytes. */
 const single = new ContentBytes();
-
-/** Decimal digits of a length. */
-function digitCount(length: number): number {
-  let digits = 1;
-  for (let rest = length; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  return digits;
-}
 
 /**
  * `id:<conversionId>` when the record has one, else `h:<contentHash>`, and for the nth identical record of a file

@@ -45,8 +45,8 @@ function writeAscii(out: Uint8Array, at: number, text: string): number {
   return end;
 }
 
-/** Decimal digits of a whole number >= 0. */
-function digitCount(whole: number): number {
+/** Decimal digits of a whole number >= 0 (also a length's, for ledger/record-key.ts). */
+export function digitCount(whole: number): number {
   let digits = 1;
   for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) digits++;
   return digits;
