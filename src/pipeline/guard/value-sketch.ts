@@ -52,7 +52,10 @@ export class ValueSketch {
 
   stats(): ValueStats {
     if (this.#exact !== undefined) return valueStats(this.#exact.subarray(0, this.#count));
-    const at = (rank: number) => this.#valueAt(rank);
+    // The bins in rank order, gathered once for the four ranks read.
+    const negative = this.#negative.ascending().reverse();
+    const positive = this.#positive.ascending();
+    const at = (rank: number) => this.#valueAt(rank, negative, positive);
     const n = this.#count;
     const middle = n >> 1;
     return {
@@ -78,16 +81,18 @@ export class ValueSketch {
     bins.add(Math.ceil(Math.log(Math.abs(value)) / logGamma));
   }
 
-  /** The value at 0-based `rank` in ascending order: negatives (largest magnitude first), zeros, positives. */
-  #valueAt(rank: number): number {
+  /**
+   * The value at 0-based `rank` in ascending order: negatives (`negative`, largest magnitude first), zeros, positives
+   * (`positive`, smallest first).
+   */
+  #valueAt(rank: number, negative: Array<[number, number]>, positive: Array<[number, number]>): number {
     let left = rank;
-    for (const [index, count] of this.#negative.ascending().reverse()) {
+    for (const [index, count] of negative) {
       if (left < count) return -middleOf(index);
       left -= count;
     }
     if (left < this.#zeros) return 0;
     left -= this.#zeros;
-    const positive = this.#positive.ascending();
     for (const [index, count] of positive) {
       if (left < count) return middleOf(index);
       left -= count;
