@@ -3,7 +3,9 @@
 // answer, to be used again. A buffer posted as a copy became an ArrayBuffer of the writer's own for every row,
 // dead once written but freed only when that thread's isolate next collects, which it seldom does: the writer
 // held 20.2 MiB of external memory at the peak of a 1M-row push against 6.4 when bodies crossed as strings (the
-// push's peak RSS 1.12 x); with the buffers cycled, 6.5 MiB.
+// push's peak RSS 1.12 x); with the buffers cycled, 6.5 MiB. A row drafted with content bytes to hash
+// (journal-draft.ts) brings them and their table after its keys; the writer fills the hashes in before it writes.
+import type { DraftParts } from './journal-draft.js';
 
 /** The smallest buffer made: a usual body (500 records of ~250 bytes) and its keys fit. */
 const slotBytes = 256 * 1024;
@@ -12,11 +14,16 @@ const keptSlots = 8;
 /** A larger buffer (a large body, a large resent row) is not kept: the run would hold it to its end. */
 const keptBytes = 4 * slotBytes;
 
-/** A body and its keys in one buffer: the body's bytes from 0, the keys' after them. */
+/**
+ * A body and its keys in one buffer: the body's bytes from 0, the keys' after them; for a drafted row, from the next
+ * multiple of 4 its hash table (`tableLength` Int32s) and then its content bytes.
+ */
 export interface JournalSlot {
   buffer: ArrayBuffer;
   bodyBytes: number;
   keysBytes: number;
+  tableLength?: number;
+  contentBytes?: number;
 }
 
 export class JournalSlots {
@@ -32,6 +39,26 @@ export class JournalSlots {
     return { buffer, bodyBytes: body.byteLength, keysBytes };
   }
 
+  /** `body` and a draft's parts (journal-draft.ts) copied into a free buffer, or a new one. */
+  fillDraft(body: Uint8Array, draft: DraftParts): JournalSlot {
+    const keysEnd = body.byteLength + draft.keys.byteLength;
+    const tableStart = align4(keysEnd);
+    const contentStart = tableStart + draft.table.byteLength;
+    const buffer = this.#take(contentStart + draft.content.byteLength);
+    const view = new Uint8Array(buffer);
+    view.set(body, 0);
+    view.set(draft.keys, body.byteLength);
+    new Int32Array(buffer, tableStart, draft.table.length).set(draft.table);
+    view.set(draft.content, contentStart);
+    return {
+      buffer,
+      bodyBytes: body.byteLength,
+      keysBytes: draft.keys.byteLength,
+      tableLength: draft.table.length,
+      contentBytes: draft.content.byteLength,
+    };
+  }
+
   /** A buffer back from the writer, for the next row. */
   give(buffer: ArrayBuffer): void {
     if (buffer.byteLength > 0 && buffer.byteLength <= keptBytes && this.#free.length < keptSlots)
@@ -45,10 +72,22 @@ export class JournalSlots {
   }
 }
 
-/** The body and the keys of a slot, as views (bound by SQLite as the bytes they cover). */
-export function slotParts(slot: JournalSlot): { body: Uint8Array; keys: Uint8Array } {
-  return {
-    body: new Uint8Array(slot.buffer, 0, slot.bodyBytes),
-    keys: new Uint8Array(slot.buffer, slot.bodyBytes, slot.keysBytes),
-  };
+const align4 = (offset: number): number => (offset + 3) & ~3;
+
+/**
+ * The body and the keys of a slot, as views (bound by SQLite as the bytes they cover); for a drafted row, its hash
+ * table and content bytes too (DraftParts: `fillHashes` completes the keys).
+ */
+export function slotParts(slot: JournalSlot): {
+  body: Uint8Array;
+  keys: Uint8Array;
+  draft?: Omit<DraftParts, 'keys'>;
+} {
+  const body = new Uint8Array(slot.buffer, 0, slot.bodyBytes);
+  const keys = new Uint8Array(slot.buffer, slot.bodyBytes, slot.keysBytes);
+  if (!slot.tableLength) return { body, keys };
+  const tableStart = align4(slot.bodyBytes + slot.keysBytes);
+  const table = new Int32Array(slot.buffer, tableStart, slot.tableLength);
+  const content = new Uint8Array(slot.buffer, tableStart + table.byteLength, slot.contentBytes ?? 0);
+  return { body, keys, draft: { table, content } };
 }

@@ -1,6 +1,7 @@
 // What the pipeline needs of the ledger during a run, as one interface that the ledger itself (every call
 // synchronous) and the ledger on a worker thread (worker-ledger.ts: writes answered later) both satisfy.
 // The pipeline awaits what it must know (a lookup, a journal row being durable) and tracks the rest.
+import type { JournalDraft } from './journal-draft.js';
 import type {
   DeliveredAmount,
   DeliveredSpan,
@@ -44,6 +45,18 @@ export interface LedgerPort {
     runId: number,
     idempotencyKey: string,
     entries: JournalEntries,
+    body: JournalBody,
+  ): Awaitable<number>;
+  /**
+   * journalBatch with the entries in a draft (journal-draft.ts), whose records' content hashes are taken on the
+   * ledger's own thread; the draft is read before this returns (the caller writes the next batch's into it).
+   * Optional: a ledger on the caller's thread, or one that stores entries as arrays, takes journalBatch.
+   */
+  journalDraft?(
+    targetId: number,
+    runId: number,
+    idempotencyKey: string,
+    draft: JournalDraft,
     body: JournalBody,
   ): Awaitable<number>;
   settleBatch(batchId: number): Awaitable<number>;

@@ -2,6 +2,7 @@
 // it one after another, in the order they were sent, and answering each with its result or error.
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../collect-garbage.js';
+import { fillHashes } from './journal-draft.js';
 import { type JournalSlot, slotParts } from './journal-slots.js';
 import { type Lease, leaseGuard, renewalEveryMs, renewOnTimer } from './lease.js';
 import { openLedger, writerCacheKiB } from './ledger.js';
@@ -40,7 +41,8 @@ port.on('message', (call: WorkerCall) => {
     return;
   }
   if (call.method === 'journalSlot') {
-    // A journal row in a buffer moved here (journal-slots.ts): written, then moved back to be used again.
+    // A journal row in a buffer moved here (journal-slots.ts): its drafted hashes taken (journal-draft.ts), written,
+    // then moved back to be used again.
     const [targetId, runId, idempotencyKey, size, slot] = call.args as [
       number,
       number,
@@ -48,11 +50,14 @@ port.on('message', (call: WorkerCall) => {
       number,
       JournalSlot,
     ];
-    const { body, keys } = slotParts(slot);
-    const write = () => ({
-      id: ledger.journalPacked(targetId, runId, idempotencyKey, size, keys, body),
-      buffer: slot.buffer,
-    });
+    const { body, keys, draft } = slotParts(slot);
+    const write = () => {
+      if (draft) fillHashes(keys, draft.content, draft.table);
+      return {
+        id: ledger.journalPacked(targetId, runId, idempotencyKey, size, keys, body),
+        buffer: slot.buffer,
+      };
+    };
     answer(call.id, write, [slot.buffer]);
     return;
   }

@@ -2,8 +2,9 @@
 // there in order, so the main thread keeps reading, checking and sending meanwhile.
 import { Worker } from 'node:worker_threads';
 import { startWorker } from '../young-generation.js';
+import type { JournalDraft } from './journal-draft.js';
 import { packJournal } from './journal-entries.js';
-import { JournalSlots } from './journal-slots.js';
+import { type JournalSlot, JournalSlots } from './journal-slots.js';
 import type { Lease } from './lease.js';
 import type { Ledger } from './ledger.js';
 import type { Awaitable, LedgerPort } from './ledger-port.js';
@@ -180,17 +181,50 @@ export class WorkerLedger implements LedgerPort {
   ): Promise<number> {
     // In a buffer moved to the writer and back (journal-slots.ts); a string posted costs ~5x its bytes.
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    const slot = this.#slots.fill(bytes, packJournal(entries));
+    return this.#journalSlot(
+      targetId,
+      runId,
+      idempotencyKey,
+      entries.length,
+      this.#slots.fill(bytes, packJournal(entries)),
+    );
+  }
+
+  /** A journal row in `slot`, moved to the writer and back. */
+  #journalSlot(
+    targetId: number,
+    runId: number,
+    idempotencyKey: string,
+    size: number,
+    slot: JournalSlot,
+  ): Promise<number> {
     return this.#writer
       .call<{ id: number; buffer: ArrayBuffer }>(
         'journalSlot',
-        [targetId, runId, idempotencyKey, entries.length, slot],
+        [targetId, runId, idempotencyKey, size, slot],
         [slot.buffer],
       )
       .then(({ id, buffer }) => {
         this.#slots.give(buffer);
         return id;
       });
+  }
+
+  journalDraft(
+    targetId: number,
+    runId: number,
+    idempotencyKey: string,
+    draft: JournalDraft,
+    body: JournalBody,
+  ): Promise<number> {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    return this.#journalSlot(
+      targetId,
+      runId,
+      idempotencyKey,
+      draft.size,
+      this.#slots.fillDraft(bytes, draft.parts()),
+    );
   }
 
   settleBatch(batchId: number): Promise<number> {

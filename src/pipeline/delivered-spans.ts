@@ -6,6 +6,7 @@
 // the same span reads one row instead of a cold ledger page per record. The ledger drops a target's spans when a
 // delivered record of it changes (migrations.ts v8), so a span noted is never stale.
 import { createHash } from 'node:crypto';
+import type { JournalDraft } from '../ledger/journal-draft.js';
 import { ContentBytes, contentHash, contentHashOf } from '../ledger/record-key.js';
 import type { DeliveredSpan } from '../ledger/types.js';
 import type { ConversionRecord } from '../record/fields.js';
@@ -47,11 +48,23 @@ export class SpanContent {
   readonly #bytes = new ContentBytes(64 * 1024);
   /** Each record's content bytes in #bytes (start, end); -1 once they went into the digest and were dropped. */
   readonly #bounds: number[] = [];
+  /** Records whose bytes an item still reads (`hold`): the span is written again only once none does. */
+  #held = 0;
+  /** Whether its look-up still reads it (from `digest` to `done`). */
+  #looking = false;
+  /** Called once the span may be written again (its look-up done, no record held). */
+  readonly #free: (content: SpanContent) => void;
+
+  constructor(free: (content: SpanContent) => void = () => undefined) {
+    this.#free = free;
+  }
 
   /** Writes the records' keys and contents, and returns the span's digest. */
   digest(records: readonly { key: string; record: ConversionRecord }[]): string {
     const bytes = this.#bytes;
     const bounds = this.#bounds;
+    if (this.#held > 0) throw new Error('a span written again while a record of it is held');
+    this.#looking = true;
     bytes.clear();
     bounds.length = 0;
     const hash = createHash('sha256');
@@ -75,6 +88,46 @@ export class SpanContent {
   contentHash(index: number, record: ConversionRecord): string {
     const start = this.#bounds[2 * index] ?? -1;
     return start < 0 ? contentHash(record) : contentHashOf(this.#bytes, start, this.#bounds[2 * index + 1]!);
+  }
+
+  /**
+   * Holds the `index`th record's bytes for its item, which takes its hash later (`takeHash`) or hands them to its
+   * journal row (`draftEntry`): false where they were dropped (a long span), the hash then to be taken now.
+   */
+  hold(index: number): boolean {
+    if ((this.#bounds[2 * index] ?? -1) < 0) return false;
+    this.#held++;
+    return true;
+  }
+
+  /** The look-up is done with the span: written again once no record of it is held. */
+  done(): void {
+    this.#looking = false;
+    if (this.#held === 0) this.#free(this);
+  }
+
+  /** A held record's content hash; lets it go. */
+  takeHash(index: number, record: ConversionRecord): string {
+    const digest = this.contentHash(index, record);
+    this.#release();
+    return digest;
+  }
+
+  /** A held record's journal entry, its hash to be taken from its bytes on the ledger's thread; lets it go. */
+  draftEntry(draft: JournalDraft, index: number, key: string, currency: string, value: number): void {
+    draft.addContent(
+      key,
+      this.#bytes,
+      this.#bounds[2 * index]!,
+      this.#bounds[2 * index + 1]!,
+      currency,
+      value,
+    );
+    this.#release();
+  }
+
+  #release(): void {
+    if (--this.#held === 0 && !this.#looking) this.#free(this);
   }
 }
 

@@ -1,9 +1,10 @@
 // What the pipeline hands the deliverer per record: the wire record, its ledger identity and provenance.
 import type { SourceRow } from '../input/types.js';
+import type { JournalDraft } from '../ledger/journal-draft.js';
 import { contentHash } from '../ledger/record-key.js';
 import type { DeliveredAmount } from '../ledger/types.js';
 import type { ConversionRecord } from '../record/fields.js';
-import type { SpanTally } from './delivered-spans.js';
+import type { SpanContent, SpanTally } from './delivered-spans.js';
 
 /** What the deliverer carries per record: the wire record and where it came from. */
 export interface Item {
@@ -15,6 +16,13 @@ export interface Item {
    * journal row holds it (deliver/delivery-ledger.ts). Read through hashOf.
    */
   contentHash: string | undefined;
+  /**
+   * Where a record looked up without its hash (a new one) keeps its content bytes, in its span's (`contentIndex`th):
+   * its journal row's entry takes them, and its hash is taken from them on the ledger's thread (journal-draft.ts);
+   * any other reader takes the hash from them through hashOf. Let go once read.
+   */
+  content?: SpanContent | undefined;
+  contentIndex?: number;
   /** The record's local day (record/local-day.ts): from the row thread, or taken as the look-up hands it on. */
   day?: number;
   /** Whether the ledger holds this record as outstanding, once this run wrote it (ledger-writes.ts). */
@@ -50,8 +58,27 @@ export interface JournalRef {
   moved?: boolean;
 }
 
-/** The item's content hash, taken from its record now if its look-up did not (a record pushed without one). */
+/**
+ * The item's content hash: from its content bytes where its look-up kept them, else from its record now if its look-up
+ * did not take it (a record pushed without one).
+ */
 export function hashOf(item: Item): string {
-  item.contentHash ??= contentHash(item.record);
+  if (item.contentHash === undefined) {
+    const content = item.content;
+    item.content = undefined;
+    item.contentHash = content ? content.takeHash(item.contentIndex!, item.record) : contentHash(item.record);
+  }
   return item.contentHash;
+}
+
+/** The item's entry into its batch's journal draft: with its content bytes where it kept them, else with its hash. */
+export function draftEntry(draft: JournalDraft, item: Item): void {
+  const { conversionCurrency: currency, conversionValue: value } = item.record;
+  const content = item.content;
+  if (content && item.contentHash === undefined) {
+    item.content = undefined;
+    content.draftEntry(draft, item.contentIndex!, item.key, currency, value);
+  } else {
+    draft.add(item.key, hashOf(item), currency, value);
+  }
 }

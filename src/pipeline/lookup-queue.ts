@@ -85,7 +85,7 @@ export class LookupQueue {
     this.#ahead++;
     this.#lookedUp = this.#lookedUp.then(async () => {
       await this.#handle(items, await known, span, content);
-      if (content) this.#free.push(content);
+      content?.done();
       this.#ahead--;
     });
     // Observed here so that a failure waits for the next await of `lookedUp` instead of going unhandled.
@@ -144,7 +144,7 @@ export class LookupQueue {
       const known = entries instanceof Promise ? entries.then(notSpan) : notSpan(entries);
       return { known, span: undefined };
     }
-    const content = this.#free.pop() ?? new SpanContent();
+    const content = this.#free.pop() ?? new SpanContent((free) => this.#free.push(free));
     const digest = content.digest(items);
     return {
       known: spans.ledger.lookupSpan(spans.targetId, keys, digest),
@@ -174,7 +174,7 @@ export class LookupQueue {
       this.waiting--;
       // A span delivered: its entries are the hotter tables' rows; a key none names is delivered at this content.
       const found = entries.get(item.key);
-      if (found !== undefined || !delivered) item.contentHash ??= hashOfIndex(index);
+      if (found !== undefined) item.contentHash ??= hashOfIndex(index);
       const entry = found ?? (delivered ? deliveredHere : undefined);
       if (entry) {
         const same = found === undefined || found.contentHash === item.contentHash;
@@ -185,7 +185,15 @@ export class LookupQueue {
           continue;
         }
       }
-      item.contentHash ??= hashOfIndex(index);
+      // A record to send keeps its content bytes for its journal row (item.ts draftEntry), or is hashed now.
+      if (item.contentHash === undefined) {
+        if (content?.hold(index)) {
+          item.content = content;
+          item.contentIndex = index;
+        } else {
+          item.contentHash = hashOfIndex(index);
+        }
+      }
       // Known pending or failed: the ledger's per-record tables hold this key, so its batch goes there too.
       if (entry?.state === 'pending' || entry?.state === 'failed') item.perRecord = true;
       // Counted once its delivery is recorded (deliver/delivery-account.ts).

@@ -73,6 +73,8 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
       record: result.record,
       key,
       contentHash,
+      content: undefined,
+      contentIndex: 0,
       day,
       held: undefined,
       // Its text, not its cells: read again only for a report (compact-row.ts).

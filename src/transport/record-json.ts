@@ -10,7 +10,7 @@
 // ConversionRecord) sends the whole record through JSON.stringify. So a record resent from its journaled
 // JSON, or from its per-record payload, is the same bytes, under the same Idempotency-Key.
 
-import { writeNumber } from '../record/number-bytes.js';
+import { writeJsonNumber, writeJsonString as writeString } from '../record/json-bytes.js';
 
 /** Bytes a chunk holds at least: ~1,000 records of the usual size, so a body is one or two runs. */
 const chunkBytes = 256 * 1024;
@@ -106,9 +106,7 @@ function writeObject(out: Buffer, from: number, record: Record<string, unknown>)
     } else {
       for (let i = 0; i < prefix.length; i++) out[at++] = prefix[i]!;
     }
-    if (typeof value === 'string') at = writeString(out, at, value);
-    else if (Number.isFinite(value)) at = writeNumber(out, at, value);
-    else at += out.write('null', at, 'latin1');
+    at = typeof value === 'string' ? writeString(out, at, value) : writeJsonNumber(out, at, value);
   }
   out[at++] = 0x7d;
   return at;
@@ -127,19 +125,4 @@ function keyPrefix(key: string): Uint8Array | undefined {
   const prefix = Buffer.from(`"${key}":`, 'latin1');
   keyPrefixes.set(key, prefix);
   return prefix;
-}
-
-/** `text` as a JSON string from `at`; returns where it ends. ASCII with nothing to escape: a byte a unit. */
-function writeString(out: Buffer, from: number, text: string): number {
-  let at = from;
-  out[at++] = 0x22;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // Control characters, `"`, `\` and anything past ASCII: the whole string as JSON.stringify writes it.
-    if (unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c)
-      return from + out.write(JSON.stringify(text), from, 'utf8');
-    out[at++] = unit;
-  }
-  out[at++] = 0x22;
-  return at;
 }

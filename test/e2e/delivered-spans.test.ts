@@ -63,6 +63,26 @@ describe('delivered spans', () => {
     expect(spanRecords()).toBe(900);
   });
 
+  it("the hashes the writer thread took from a first push's content bytes are each record's own", async () => {
+    // A first push's records are hashed on the ledger's writer thread, from content bytes their spans kept
+    // (ledger/journal-draft.ts); 6,000 records take several dozen spans, each buffer used again and again. With
+    // the spans dropped, a re-push compares every record's hash with the ledger's: one written from another
+    // record's bytes would count as changed.
+    const r = await start();
+    writeFileSync(file, exportCsv({ to: 6000 }));
+    expect(await push()).toMatchObject({ sent: 6000, alreadySent: 0 });
+    editLedger('DELETE FROM delivered_spans');
+    expect(await push()).toMatchObject({ sent: 0, alreadySent: 6000, changed: 0 });
+    expect(r.accepted).toHaveLength(6000);
+    // One value changed in the export: that record, and only it, is found changed.
+    writeFileSync(file, exportCsv({ to: 6000 }).replace(/^(5000,.*?,)(\d+\.\d\d)/m, '$1999999.99'));
+    const changed = await runCli(['push', file, '-c', e2e.config, '--json'], {
+      cwd: e2e.work,
+      env: e2e.env(),
+    });
+    expect(JSON.parse(changed.stdout)).toMatchObject({ sent: 0, alreadySent: 5999, changed: 1 });
+  });
+
   it('rows added at the top of the export: only they are sent, the spans after them still hold', async () => {
     const r = await start();
     writeFileSync(file, exportCsv({ from: 101, to: 1000 }));

@@ -1,4 +1,5 @@
-// Transpiles src/ledger (and the modules it imports: errors, quote, record/fields, young-generation, collect-garbage) to plain ESM in a folder, so a spawned
+// Transpiles src/ledger (and the modules it imports: errors, quote, record/fields, record/number-bytes,
+// record/json-bytes, young-generation, collect-garbage) to plain ESM in a folder, so a spawned
 // child process or a benchmark can run the real ledger code: Node 20 cannot run .ts, and
 // dist/ may not be built. Type-stripping only (typescript's transpileModule), no checking.
 
@@ -15,6 +16,8 @@ export function compileLedger(outDir) {
     join(root, 'src/errors.ts'),
     join(root, 'src/quote.ts'),
     join(root, 'src/record/fields.ts'),
+    join(root, 'src/record/number-bytes.ts'),
+    join(root, 'src/record/json-bytes.ts'),
     join(root, 'src/young-generation.ts'),
     join(root, 'src/collect-garbage.ts'),
     ...readdirSync(join(root, 'src/ledger'))

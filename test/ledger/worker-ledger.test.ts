@@ -73,27 +73,45 @@ it("a writer thread whose close fails answers with the close's error", async () 
 });
 
 // Journal rows cross to the writer in buffers moved there and back (journal-slots.ts): whatever their size,
-// given as bytes or as text, each row holds exactly its body and its keys, as the same text.
+// given as bytes or as text, each row holds exactly its body and its keys, as the same text; a drafted row's keys
+// with the hashes its writer took from the records' content bytes (journal-draft.ts).
 const journalingRun = `
 import { createRequire } from 'node:module';
 import { openLedger } from './code/ledger/ledger.js';
 import { targetOf } from './code/ledger/target.js';
 import { WorkerLedger } from './code/ledger/worker-ledger.js';
+import { JournalDraft } from './code/ledger/journal-draft.js';
+import { ContentBytes, contentHash } from './code/ledger/record-key.js';
 const path = process.argv[2];
 const ledger = openLedger(path);
 const target = ledger.target(targetOf('https://crm.example', 'k'));
 const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
 const writer = new WorkerLedger(ledger);
+const draft = new JournalDraft();
 const sent = [];
 const inFlight = [];
 for (let n = 0; n < 30; n++) {
   // Sizes around and past a buffer (256 KiB), text past ASCII, a body given as a string now and then.
   const records = Array.from({ length: 1 + ((n * 37) % 9) }, (_, i) => ({ conversionId: 'é' + n + '-' + i, conversionName: 'x'.repeat(n % 7 === 3 ? 200000 : n * 50) }));
   const text = JSON.stringify(records);
-  const entries = records.map((r, i) => [ 'id:' + r.conversionId, 'h' + i, 'EUR', i + 0.5 ]);
   const body = n % 5 === 0 ? text : Buffer.from(text, 'utf8');
+  let entries = records.map((r, i) => [ 'id:' + r.conversionId, 'h' + i, 'EUR', i + 0.5 ]);
   // Five rows in flight at a time: five buffers out at once.
-  inFlight.push(writer.journalBatch(target, run, 'k' + n, entries, body));
+  if (n % 3 !== 1) {
+    inFlight.push(writer.journalBatch(target, run, 'k' + n, entries, body));
+  } else {
+    // Drafted (journal-draft.ts): every other record's hash taken on the writer's thread from its content bytes.
+    entries = records.map((r, i) => [ 'id:' + r.conversionId, contentHash(r), 'EUR', i + 0.5 ]);
+    draft.clear();
+    const bytes = new ContentBytes();
+    records.forEach((r, i) => {
+      if (i % 2 === 1) return draft.add(entries[i][0], entries[i][1], 'EUR', i + 0.5);
+      bytes.clear();
+      bytes.content(r);
+      draft.addContent(entries[i][0], bytes, 0, bytes.length, 'EUR', i + 0.5);
+    });
+    inFlight.push(writer.journalDraft(target, run, 'k' + n, draft, body));
+  }
   if (inFlight.length === 5) await Promise.all(inFlight.splice(0));
   sent.push({ body: text, keys: JSON.stringify(entries) });
   if (n === 12) {

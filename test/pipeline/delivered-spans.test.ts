@@ -1,5 +1,6 @@
 // delivered-spans.ts, the pure parts: where spans are cut, the digest, and when a span is complete.
 import { describe, expect, it } from 'vitest';
+import { fillHashes, JournalDraft } from '../../src/ledger/journal-draft.js';
 import { contentHash } from '../../src/ledger/record-key.js';
 import { endsSpan, RunSpans, SPAN_MAX, SPAN_MIN, SpanContent } from '../../src/pipeline/delivered-spans.js';
 import type { ConversionRecord } from '../../src/record/fields.js';
@@ -99,6 +100,48 @@ describe('SpanContent', () => {
     for (const [i, { record }] of records.entries())
       expect(content.contentHash(i, record)).toBe(contentHash(record));
     expect(content.digest(records)).toBe(digest(records));
+  });
+
+  it('is given back for reuse only once its look-up is done and no record of it is held', () => {
+    const freed: SpanContent[] = [];
+    const content = new SpanContent((free) => freed.push(free));
+    content.digest(records);
+    expect(content.hold(0)).toBe(true);
+    expect(content.hold(3)).toBe(true);
+    content.done();
+    expect(freed).toEqual([]);
+    // Held records read their own bytes: the hash, or a journal entry (its hash taken from them, journal-draft.ts).
+    expect(content.takeHash(0, records[0]!.record)).toBe(contentHash(records[0]!.record));
+    expect(freed).toEqual([]);
+    const draft = new JournalDraft();
+    content.draftEntry(draft, 3, 'id:3', 'EUR', 3.5);
+    expect(freed).toEqual([content]);
+    const parts = draft.parts();
+    fillHashes(parts.keys, parts.content, parts.table);
+    expect(JSON.parse(Buffer.from(parts.keys).toString())).toEqual([
+      ['id:3', contentHash(records[3]!.record), 'EUR', 3.5],
+    ]);
+    // Released before its look-up is done (a batch journaled while the span is still handed on): freed at done.
+    content.digest(records);
+    content.hold(1);
+    content.takeHash(1, records[1]!.record);
+    expect(freed).toEqual([content]);
+    content.done();
+    expect(freed).toEqual([content, content]);
+  });
+
+  it('holds no record whose bytes went into the digest (a long span), and is not written again while one is held', () => {
+    const long = Array.from({ length: 300 }, (_, i) => ({
+      key: `id:${i}`,
+      record: record(i, 'x'.repeat(3000)),
+    }));
+    const content = new SpanContent();
+    content.digest(long);
+    expect(content.hold(0)).toBe(false);
+    content.done();
+    content.digest(records);
+    expect(content.hold(2)).toBe(true);
+    expect(() => content.digest(records)).toThrow(/held/);
   });
 
   it('digests a span hashed in pieces (past the bytes it keeps) the same on every run', () => {

@@ -1,9 +1,10 @@
 // What the ledger records at each step of a delivery. A batch of new records is one journal row (issue 14),
 // settled whole when delivered; any other outcome (rejected, failed, split, partly delivered) moves the row
 // to the ledger's per-record tables first. Every write goes through LedgerWrites (tracked, never thrown).
+import { JournalDraft } from '../../ledger/journal-draft.js';
 import type { LedgerPort } from '../../ledger/ledger-port.js';
-import type { JournalBody } from '../../ledger/types.js';
-import { hashOf, type Item, type JournalRef } from '../item.js';
+import type { JournalBody, PackedJournalEntry } from '../../ledger/types.js';
+import { draftEntry, hashOf, type Item, type JournalRef } from '../item.js';
 import type { Answer, LedgerWrites } from '../ledger-writes.js';
 
 /** The open ledger and the run's place in it (RunDeps.ledger). */
@@ -26,6 +27,7 @@ export class DeliveryLedger {
   readonly #writes: LedgerWrites;
   /** --resend: only then may a delivered record turn back into pending (the ledger's guard). */
   readonly #resend: boolean;
+  readonly #draft = new JournalDraft();
 
   constructor(ledger: LedgerHandle | undefined, writes: LedgerWrites, resend: boolean) {
     this.#ledger = ledger;
@@ -127,15 +129,13 @@ export class DeliveryLedger {
     // The id is known once the row is written; nothing reads it before (the request waits for the write).
     const batch: JournalRef = { id: -1, idempotencyKey, size: items.length };
     const answer = this.#writes.hold(items, () => {
-      // Packed as the journal stores them: one allocation per record (ledger/journal-entries.ts).
-      const records = items.map(
-        (i) => [i.key, hashOf(i), i.record.conversionCurrency, i.record.conversionValue] as const,
-      );
+      const id = l.ledger.journalDraft
+        ? l.ledger.journalDraft(l.targetId, l.runId, idempotencyKey, this.#draftOf(items), body)
+        : l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, packedEntries(items), body);
       // The row holds the hashes from here on, and a journaled record's later steps take them from it (settled,
       // unjournaled): an item lets its own go rather than carry ~100 bytes through its body's flight into the
       // old generation (issue 23). A reader that still asks (hashOf) hashes its record again.
       for (const item of items) item.contentHash = undefined;
-      const id = l.ledger.journalBatch(l.targetId, l.runId, idempotencyKey, records, body);
       if (!(id instanceof Promise)) {
         batch.id = id;
         return;
@@ -146,6 +146,17 @@ export class DeliveryLedger {
     });
     for (const item of items) item.batch = batch;
     return answer;
+  }
+
+  /**
+   * The batch's entries in the run's one draft (read by journalDraft before it returns): a record looked up without
+   * its hash goes with its content bytes, hashed on the ledger's thread (ledger/journal-draft.ts).
+   */
+  #draftOf(items: readonly Item[]): JournalDraft {
+    const draft = this.#draft;
+    draft.clear();
+    for (const item of items) draftEntry(draft, item);
+    return draft;
   }
 
   // `json`: the records as the deliverer already serialized them for the body (the payload kept for a resend).
@@ -166,4 +177,9 @@ export class DeliveryLedger {
       ),
     );
   }
+}
+
+/** The items' journal entries, packed as the journal stores them: one allocation per record (journal-entries.ts). */
+function packedEntries(items: readonly Item[]): PackedJournalEntry[] {
+  return items.map((i) => [i.key, hashOf(i), i.record.conversionCurrency, i.record.conversionValue] as const);
 }
