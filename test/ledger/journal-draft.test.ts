@@ -25,22 +25,29 @@ const anyEntry = fc.record({
     .tuple(anyRecord, anyText)
     .map(([record, currency]) => ({ ...record, conversionCurrency: record.conversionCurrency ?? currency })),
   withContent: fc.boolean(),
+  // Where its bytes are: one of two spans' buffers, after its key (a run of them is copied whole), or far after.
+  source: fc.constantFrom(0, 1),
+  far: fc.boolean(),
 });
 
-/** Drafts the entries (a batch) as the pipeline does, reading content bytes from one shared buffer. */
+/**
+ * Drafts the entries (a batch) as the pipeline does, each record's bytes after its key in one of two buffers (two
+ * spans), a few far from the one before (past the gap a run copies along).
+ */
 function draftOf(
   draft: JournalDraft,
-  entries: readonly { key: string; record: object; withContent: boolean }[],
+  entries: readonly { key: string; record: object; withContent: boolean; source?: number; far?: boolean }[],
 ) {
-  const bytes = new ContentBytes(16);
+  const sources = [new ContentBytes(16), new ContentBytes(16)];
   draft.clear();
-  for (const { key, record, withContent } of entries) {
+  for (const { key, record, withContent, source = 0, far = false } of entries) {
     const r = record as ConversionRecord;
     if (!withContent) {
       draft.add(key, contentHash(r), r.conversionCurrency, r.conversionValue);
       continue;
     }
-    // After other bytes, as a span's record is.
+    const bytes = sources[source]!;
+    if (far) bytes.units('x'.repeat(600));
     bytes.units(key);
     const from = bytes.length;
     bytes.content(r);

@@ -103,12 +103,13 @@ for (let n = 0; n < 30; n++) {
     // Drafted (journal-draft.ts): every other record's hash taken on the writer's thread from its content bytes.
     entries = records.map((r, i) => [ 'id:' + r.conversionId, contentHash(r), 'EUR', i + 0.5 ]);
     draft.clear();
+    // The records' bytes one after another, as a span holds them (read when the draft is sent).
     const bytes = new ContentBytes();
     records.forEach((r, i) => {
       if (i % 2 === 1) return draft.add(entries[i][0], entries[i][1], 'EUR', i + 0.5);
-      bytes.clear();
+      const from = bytes.length;
       bytes.content(r);
-      draft.addContent(entries[i][0], bytes, 0, bytes.length, 'EUR', i + 0.5);
+      draft.addContent(entries[i][0], bytes, from, bytes.length, 'EUR', i + 0.5);
     });
     inFlight.push(writer.journalDraft(target, run, 'k' + n, draft, body));
   }
