@@ -7,8 +7,12 @@
 // (journal-draft.ts) brings them and their table after its keys; the writer fills the hashes in before it writes.
 import type { DraftParts } from './journal-draft.js';
 
-/** The smallest buffer made: a usual body (500 records of ~250 bytes) and its keys fit. */
-const slotBytes = 256 * 1024;
+/**
+ * The smallest buffer made: a usual body (500 records of ~280 bytes), its keys and its records' content bytes to hash
+ * fit (~270 KB in the bench's push; at 256 KiB nearly every row needed a buffer of its own size, and one a byte
+ * larger than all the free ones a new buffer).
+ */
+const slotBytes = 384 * 1024;
 /** Buffers kept for use again; a run has at most a few journal rows in flight. */
 const keptSlots = 8;
 /** A larger buffer (a large body, a large resent row) is not kept: the run would hold it to its end. */

@@ -91,7 +91,7 @@ const draft = new JournalDraft();
 const sent = [];
 const inFlight = [];
 for (let n = 0; n < 30; n++) {
-  // Sizes around and past a buffer (256 KiB), text past ASCII, a body given as a string now and then.
+  // Sizes around and past a buffer (384 KiB), text past ASCII, a body given as a string now and then.
   const records = Array.from({ length: 1 + ((n * 37) % 9) }, (_, i) => ({ conversionId: 'é' + n + '-' + i, conversionName: 'x'.repeat(n % 7 === 3 ? 200000 : n * 50) }));
   const text = JSON.stringify(records);
   const body = n % 5 === 0 ? text : Buffer.from(text, 'utf8');
