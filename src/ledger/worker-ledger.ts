@@ -179,35 +179,8 @@ export class WorkerLedger implements LedgerPort {
     entries: JournalEntries,
     body: JournalBody,
   ): Promise<number> {
-    // In a buffer moved to the writer and back (journal-slots.ts); a string posted costs ~5x its bytes.
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    return this.#journalSlot(
-      targetId,
-      runId,
-      idempotencyKey,
-      entries.length,
-      this.#slots.fill(bytes, packJournal(entries)),
-    );
-  }
-
-  /** A journal row in `slot`, moved to the writer and back. */
-  #journalSlot(
-    targetId: number,
-    runId: number,
-    idempotencyKey: string,
-    size: number,
-    slot: JournalSlot,
-  ): Promise<number> {
-    return this.#writer
-      .call<{ id: number; buffer: ArrayBuffer }>(
-        'journalSlot',
-        [targetId, runId, idempotencyKey, size, slot],
-        [slot.buffer],
-      )
-      .then(({ id, buffer }) => {
-        this.#slots.give(buffer);
-        return id;
-      });
+    const slot = this.#slots.fill(bodyBytes(body), packJournal(entries));
+    return this.#journalSlot([targetId, runId, idempotencyKey, entries.length, slot]);
   }
 
   journalDraft(
@@ -217,14 +190,19 @@ export class WorkerLedger implements LedgerPort {
     draft: JournalDraft,
     body: JournalBody,
   ): Promise<number> {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    return this.#journalSlot(
-      targetId,
-      runId,
-      idempotencyKey,
-      draft.size,
-      this.#slots.fillDraft(bytes, draft.parts()),
-    );
+    const slot = this.#slots.fillDraft(bodyBytes(body), draft.parts());
+    return this.#journalSlot([targetId, runId, idempotencyKey, draft.size, slot]);
+  }
+
+  /** A journal row in its slot (target, run, idempotency key, records, slot), moved to the writer and back. */
+  #journalSlot(args: [number, number, string, number, JournalSlot]): Promise<number> {
+    const slot = args[4];
+    return this.#writer
+      .call<{ id: number; buffer: ArrayBuffer }>('journalSlot', args, [slot.buffer])
+      .then(({ id, buffer }) => {
+        this.#slots.give(buffer);
+        return id;
+      });
   }
 
   settleBatch(batchId: number): Promise<number> {
@@ -282,3 +260,7 @@ export class WorkerLedger implements LedgerPort {
     return this.#writer.call(method, args);
   }
 }
+
+/** A journaled body as bytes, for its slot (journal-slots.ts): a string posted to the writer cost ~5x its bytes. */
+const bodyBytes = (body: JournalBody): Uint8Array =>
+  typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
