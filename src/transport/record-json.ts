@@ -10,7 +10,8 @@
 // ConversionRecord) sends the whole record through JSON.stringify. So a record resent from its journaled
 // JSON, or from its per-record payload, is the same bytes, under the same Idempotency-Key.
 
-import { writeJsonNumber, writeJsonString as writeString } from '../record/json-bytes.js';
+import { jsonStringBound, writeJsonNumber, writeJsonString as writeString } from '../record/json-bytes.js';
+import { numberBytesMax } from '../record/number-bytes.js';
 
 /** Bytes a chunk holds at least: ~1,000 records of the usual size, so a body is one or two runs. */
 const chunkBytes = 256 * 1024;
@@ -72,16 +73,16 @@ export class RecordWriter {
 }
 
 /**
- * Bytes the record's JSON can take at most, its `,` included: a UTF-16 unit is at most 6 bytes escaped
- * (\u001f), in a key as in a value, a number 25 (String's longest: -1.2345678901234567e-308).
+ * Bytes the record's JSON can take at most, its `,` included: a key or a string as json-bytes.ts bounds it (a UTF-16
+ * unit at most 6 bytes escaped), a key's `:` and `,`, a number `numberBytesMax`.
  */
 function boundOf(record: object): number {
   let bound = 3;
   for (const key in record) {
     const value = (record as Record<string, unknown>)[key];
-    bound += 6 * key.length + 4;
-    if (typeof value === 'string') bound += 6 * value.length + 2;
-    else if (typeof value === 'number') bound += 25;
+    bound += jsonStringBound(key) + 2;
+    if (typeof value === 'string') bound += jsonStringBound(value);
+    else if (typeof value === 'number') bound += numberBytesMax;
     else if (value !== undefined) return 6 * JSON.stringify(record).length + 3;
   }
   return bound;
