@@ -217,6 +217,16 @@ INSERT INTO meta (name, value) VALUES ('key_filter_version', 0),
   ('key_filter_complete', NOT EXISTS (SELECT 1 FROM records));
 `;
 
+/** The rule that keeps a span true (see v8), on the records table; v9 makes it again on the rebuilt table. */
+const spanTriggers = `
+CREATE TRIGGER records_delivered_changed AFTER UPDATE ON records
+  WHEN OLD.state = 'delivered' AND (NEW.state IS NOT 'delivered' OR NEW.content_hash IS NOT OLD.content_hash
+    OR NEW.target_id IS NOT OLD.target_id OR NEW.key IS NOT OLD.key)
+  BEGIN DELETE FROM delivered_spans WHERE target_id = OLD.target_id; END;
+CREATE TRIGGER records_delivered_gone AFTER DELETE ON records WHEN OLD.state = 'delivered'
+  BEGIN DELETE FROM delivered_spans WHERE target_id = OLD.target_id; END;
+`;
+
 /**
  * v8 (issue 23): spans of delivered records (pipeline/delivered-spans.ts). A span is a run of consecutive valid
  * records of an export, cut where a record's key says so (content-defined, so a row added at the top moves no
@@ -236,13 +246,43 @@ CREATE TABLE delivered_spans (
   records   INTEGER NOT NULL,
   PRIMARY KEY (target_id, digest)
 ) STRICT, WITHOUT ROWID;
-CREATE TRIGGER records_delivered_changed AFTER UPDATE ON records
-  WHEN OLD.state = 'delivered' AND (NEW.state IS NOT 'delivered' OR NEW.content_hash IS NOT OLD.content_hash
-    OR NEW.target_id IS NOT OLD.target_id OR NEW.key IS NOT OLD.key)
-  BEGIN DELETE FROM delivered_spans WHERE target_id = OLD.target_id; END;
-CREATE TRIGGER records_delivered_gone AFTER DELETE ON records WHEN OLD.state = 'delivered'
-  BEGIN DELETE FROM delivered_spans WHERE target_id = OLD.target_id; END;
-`;
+${spanTriggers}`;
+
+/**
+ * v9 (issue 23): records becomes a rowid table with a unique index on (target, key), in place of a table keyed by
+ * (target, key) itself (WITHOUT ROWID). A merge adds a run's records sorted by key: into the keyed table each one
+ * landed between the rows already held, and SQLite rebalanced the full leaf pages around it (up to three pages
+ * rewritten a split), so the merge's cost followed the table's size: 1M records merged into 5M in 6.5-7.4 s
+ * against 2.3-2.4 into an empty ledger. Now a record's row is appended and only its index entry (target, key,
+ * rowid: a fifth of the row) lands between others: 3.0-3.5 s into 5M, 2.0 into an empty ledger (bench/README.md,
+ * "Session 34"). A lookup reads the index and then the row: ~7.8 us a cold key against ~6.5. Same columns, same
+ * rows, same constraint (ON CONFLICT (target_id, key) finds the unique index); the spans' triggers go with the old
+ * table and are made again. Rebuilt with foreign keys off, as v4 (SQLite's procedure), and in key order, so a
+ * migrated ledger's rows lie in its index's order.
+ */
+const schemaV9 = `
+CREATE TABLE records_v9 (
+  target_id       INTEGER NOT NULL REFERENCES targets (id),
+  key             TEXT    NOT NULL,
+  content_hash    TEXT    NOT NULL,
+  state           TEXT    NOT NULL CHECK (state IN ('delivered', 'rejected')),
+  idempotency_key TEXT,
+  run_id          INTEGER REFERENCES runs (id),
+  first_seen      INTEGER NOT NULL,
+  updated_at      INTEGER NOT NULL,
+  message         TEXT,
+  payload         TEXT,
+  amount          TEXT
+) STRICT;
+INSERT INTO records_v9 (target_id, key, content_hash, state, idempotency_key, run_id, first_seen, updated_at,
+    message, payload, amount)
+  SELECT target_id, key, content_hash, state, idempotency_key, run_id, first_seen, updated_at, message, payload,
+    amount
+  FROM records ORDER BY target_id, key;
+DROP TABLE records;
+ALTER TABLE records_v9 RENAME TO records;
+CREATE UNIQUE INDEX records_key ON records (target_id, key);
+${spanTriggers}`;
 
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
@@ -257,6 +297,7 @@ export const ledgerMigrations: readonly Migration[] = [
   schemaV6,
   schemaV7,
   schemaV8,
+  { sql: schemaV9, foreignKeysOff: true },
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

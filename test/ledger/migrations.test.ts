@@ -26,12 +26,12 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (8) on an empty database, once', () => {
+  it('builds the newest schema (9) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(8);
-    expect(ledgerMigrations).toHaveLength(8);
+    expect(version(db)).toBe(9);
+    expect(ledgerMigrations).toHaveLength(9);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
@@ -61,7 +61,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(9);
+    expect(version(db)).toBe(10);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -78,7 +78,7 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(8);
+    expect(version(db)).toBe(9);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
@@ -87,7 +87,7 @@ describe('migrate', () => {
     const db = retain(new Database(':memory:'));
     db.exec('PRAGMA user_version = 10');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 10, newer than this revimport supports (8)');
+    expect(() => migrate(db)).toThrow('has schema version 10, newer than this revimport supports (9)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -102,7 +102,7 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(8);
+    expect(version(raw)).toBe(9);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",
@@ -141,6 +141,103 @@ describe('migrate', () => {
     expect(ledger.reprice(target, 'id:new', 'h-net2', { currency: 'USD', value: 200 })).toBe(1);
     expect(ledger.lookup(target, ['id:new']).get('id:new')?.amount).toEqual({ currency: 'USD', value: 200 });
     ledger.close();
+  });
+});
+
+describe('migration 9: records as a rowid table with a unique (target, key) index', () => {
+  const columns =
+    'target_id, key, content_hash, state, idempotency_key, run_id, first_seen, updated_at, message, payload, amount';
+  const rows = (db: Database.Database) =>
+    keep(db).prepare(`SELECT ${columns} FROM records ORDER BY target_id, key`).all();
+  const spans = (db: Database.Database) =>
+    keep(db).prepare('SELECT target_id, digest FROM delivered_spans ORDER BY target_id, digest').all();
+
+  /** A schema-8 ledger holding delivered and rejected records of two targets, and a span of each target. */
+  function v8Ledger(): Database.Database {
+    const db = retain(new Database(join(dir, 'v8.db')));
+    migrate(db, ledgerMigrations.slice(0, 8));
+    expect(version(db)).toBe(8);
+    db.exec(`
+      INSERT INTO targets (id, base_url, account, created_at) VALUES (1, 'https://a.example', '', 1),
+        (2, 'https://b.example', '', 1);
+      INSERT INTO runs (id, command, files, started_at, pid) VALUES (7, 'push', '[]', 1, 1);
+      INSERT INTO records (${columns}) VALUES
+        (2, 'id:b', 'hb', 'delivered', 'k2', 7, 1, 2, NULL, NULL, '["EUR",1.5]'),
+        (1, 'id:z', 'hz', 'rejected', 'k1', 7, 3, 4, 'refused', '{"x":1}', NULL),
+        (1, 'id:a', 'ha', 'delivered', 'k1', NULL, 5, 6, NULL, NULL, '["JPY",100]');
+      INSERT INTO delivered_spans (target_id, digest, records) VALUES (1, 'd1', 2), (2, 'd2', 1);
+      -- Written here past the ledger: its key filter does not cover them, and is rebuilt at the next open.
+      UPDATE meta SET value = 0 WHERE name = 'key_filter_complete';
+    `);
+    return db;
+  }
+
+  it('keeps every row and column, and is no longer keyed by (target, key) itself', () => {
+    const db = v8Ledger();
+    const before = rows(db);
+    const table = () =>
+      keep(db).prepare("SELECT sql FROM sqlite_schema WHERE name = 'records'").pluck().get();
+    expect(table()).toMatch(/WITHOUT ROWID/);
+    migrate(db);
+    expect(version(db)).toBe(9);
+    expect(rows(db)).toEqual(before);
+    expect(table()).not.toMatch(/WITHOUT ROWID/);
+    // Appended rows: the key order of the migrated rows is their rowid order.
+    expect(keep(db).prepare('SELECT key FROM records ORDER BY rowid').pluck().all()).toEqual([
+      'id:a',
+      'id:z',
+      'id:b',
+    ]);
+    expect(keep(db).prepare("PRAGMA index_list('records')").all()).toMatchObject([
+      { name: 'records_key', unique: 1 },
+    ]);
+    // The constraint holds: a second row of a key is refused, and an upsert finds the index.
+    expect(() =>
+      keep(db)
+        .prepare(
+          `INSERT INTO records (${columns}) VALUES (1, 'id:a', 'h', 'delivered', NULL, NULL, 1, 1, NULL, NULL, NULL)`,
+        )
+        .run(),
+    ).toThrow(/UNIQUE constraint failed: records.target_id, records.key/);
+    expect(keep(db).prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    db.close();
+  });
+
+  it("makes the spans' triggers again: a changed or deleted delivered record drops its target's spans", () => {
+    const db = v8Ledger();
+    migrate(db);
+    keep(db).prepare("UPDATE records SET updated_at = 9 WHERE key = 'id:a'").run();
+    expect(spans(db)).toEqual([
+      { target_id: 1, digest: 'd1' },
+      { target_id: 2, digest: 'd2' },
+    ]);
+    keep(db).prepare("UPDATE records SET content_hash = 'hb2' WHERE key = 'id:b'").run();
+    expect(spans(db)).toEqual([{ target_id: 1, digest: 'd1' }]);
+    keep(db).prepare("DELETE FROM records WHERE key = 'id:a'").run();
+    expect(spans(db)).toEqual([]);
+    db.close();
+  });
+
+  it('is read and written by the ledger as before: lookups, and a merge that updates a key in place', () => {
+    const db = v8Ledger();
+    db.close();
+    const ledger = openLedger(join(dir, 'v8.db'));
+    expect(ledger.lookup(1, ['id:a', 'id:z', 'id:none'])).toEqual(
+      new Map([
+        ['id:a', { state: 'delivered', contentHash: 'ha', amount: { currency: 'JPY', value: 100 } }],
+        ['id:z', { state: 'rejected', contentHash: 'hz' }],
+      ]),
+    );
+    const run = ledger.beginRun({ command: 'push', files: ['a.csv'] });
+    ledger.markPending(1, run, [{ key: 'id:z', contentHash: 'hz2', payload: '{}', idempotencyKey: 'b1' }]);
+    ledger.markDelivered(1, ['id:z'], 'b1');
+    ledger.merge();
+    expect(ledger.lookup(1, ['id:z']).get('id:z')).toEqual({ state: 'delivered', contentHash: 'hz2' });
+    ledger.close();
+    const raw = retain(new Database(join(dir, 'v8.db'), { readonly: true }));
+    expect(version(raw)).toBe(9);
+    expect(keep(raw).prepare('SELECT count(*) FROM records WHERE target_id = 1').pluck().get()).toBe(2);
+    raw.close();
   });
 });
 
