@@ -129,7 +129,7 @@ const runOf = ({ runIds }: Copying, id: number | null) => (id === null ? null : 
 
 /**
  * A page of settled records after (`:target`, `:after`, a key's bytes). The unary + drops the CAST's affinity,
- * so that the row value seeks the primary key on (target_id, key), not on target_id alone (key-filter-store.ts).
+ * so that the row value seeks the index on (target_id, key), not on target_id alone (key-filter-store.ts).
  */
 export const copySettledPage = `SELECT r.*, CAST(r.key AS BLOB) AS key_bytes FROM records AS r
   WHERE (r.target_id, r.key) > (:target, +CAST(:after AS TEXT)) AND NOT EXISTS (SELECT 1 FROM inflight AS i

@@ -698,7 +698,7 @@ export class Ledger implements LedgerStore {
 
   /**
    * The values delivered to this target, per currency, for the value guard (issue 25): at most `limit`
-   * records, the first in key order (a range read of the primary key: 20,000 of 1M records in ~40 ms), and
+   * records, the first in key order (a range read of its (target, key) index: 20,000 of 1M records in ~40 ms), and
    * for each of `currencies` the sample lacks, up to `limit` records of it (a scan of the target's records
    * when it has none, ~0.3 s per 1M: only a run bringing a currency the sample lacks pays it).
    */
