@@ -5,6 +5,7 @@
 // them there (`fillHashes`), off the main thread, which spent ~0.8 s of a 1M-row push hashing each record and
 // packing the tuples (bench/README.md, "Session 33").
 import { hash } from 'node:crypto';
+import { doubled } from '../grown-array.js';
 import { jsonStringBound, writeJsonNumber, writeJsonString } from '../record/json-bytes.js';
 import { numberBytesMax } from '../record/number-bytes.js';
 import { ContentBytes, contentHashLength } from './record-key.js';
@@ -77,11 +78,7 @@ export class JournalDraft {
     }
     this.#runTo = to;
     const start = this.#runAt + (from - this.#runFrom);
-    if (3 * this.#hashes + 3 > this.#table.length) {
-      const table = new Int32Array(2 * this.#table.length);
-      table.set(this.#table);
-      this.#table = table;
-    }
+    if (3 * this.#hashes + 3 > this.#table.length) this.#table = doubled(this.#table);
     const at = 3 * this.#hashes++;
     this.#table[at] = offset;
     this.#table[at + 1] = start;

@@ -1,5 +1,5 @@
 // Transpiles src/ledger (and the modules it imports: errors, quote, record/fields, record/number-bytes,
-// record/json-bytes, young-generation, collect-garbage) to plain ESM in a folder, so a spawned
+// record/json-bytes, young-generation, collect-garbage, grown-array) to plain ESM in a folder, so a spawned
 // child process or a benchmark can run the real ledger code: Node 20 cannot run .ts, and
 // dist/ may not be built. Type-stripping only (typescript's transpileModule), no checking.
 
@@ -20,6 +20,7 @@ export function compileLedger(outDir) {
     join(root, 'src/record/json-bytes.ts'),
     join(root, 'src/young-generation.ts'),
     join(root, 'src/collect-garbage.ts'),
+    join(root, 'src/grown-array.ts'),
     ...readdirSync(join(root, 'src/ledger'))
       .filter((name) => name.endsWith('.ts'))
       .map((name) => join(root, 'src/ledger', name)),

@@ -7,6 +7,7 @@
 // bin holding the nearest-rank value, within `relativeError` (0.5 %) of it (bins are [g^(i-1), g^i) with
 // g = (1 + e) / (1 - e), and 2 g^i / (g + 1) is within e of every value in the bin); an even count's median
 // is the mean of two such values. The guard's thresholds are factors (10x) and shares, far from 0.5 %.
+import { doubled } from '../../grown-array.js';
 import type { ValueStats } from '../../report/run-report.js';
 import { valueStats } from './value-stats.js';
 
@@ -33,11 +34,7 @@ export class ValueSketch {
       this.#bin(value);
       return;
     }
-    if (this.#count > this.#exact.length) {
-      const grown = new Float64Array(this.#exact.length * 2);
-      grown.set(this.#exact);
-      this.#exact = grown;
-    }
+    if (this.#count > this.#exact.length) this.#exact = doubled(this.#exact);
     this.#exact[this.#count - 1] = value;
   }
 

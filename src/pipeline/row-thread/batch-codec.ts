@@ -1,6 +1,7 @@
 // The row thread's batches (issue 23): what the row path sends the main thread, in order, packed into one
 // string and two typed arrays per batch, so that a batch crosses threads as a few copies of flat memory
 // instead of a structured clone of hundreds of objects (measured: 3 us a record to clone, 0.5 to unpack).
+import { doubled } from '../../grown-array.js';
 import type { SourceInfo, SourceRow } from '../../input/types.js';
 import { keyOf } from '../../ledger/record-key.js';
 import { type ConversionRecord, type RecordField, recordFields } from '../../record/fields.js';
@@ -243,7 +244,7 @@ export class BatchWriter {
   }
 
   #event(kind: Kind, a: number, b: number, c: number, d: number, e: number): void {
-    if (this.#used + STRIDE + EXTRA > this.#nums.length) this.#nums = grown(this.#nums, Float64Array);
+    if (this.#used + STRIDE + EXTRA > this.#nums.length) this.#nums = doubled(this.#nums);
     const nums = this.#nums;
     const at = this.#used;
     nums[at] = kind;
@@ -263,7 +264,7 @@ export class BatchWriter {
   #text(value: string): void {
     this.#parts[this.#fields] = value;
     this.#length += value.length;
-    if (this.#fields === this.#ends.length) this.#ends = grown(this.#ends, Uint32Array);
+    if (this.#fields === this.#ends.length) this.#ends = doubled(this.#ends);
     this.#ends[this.#fields++] = this.#length;
   }
 }
@@ -397,12 +398,6 @@ function bitCount(mask: number): number {
   let count = 0;
   for (let bits = mask; bits !== 0; bits &= bits - 1) count++;
   return count;
-}
-
-function grown<T extends Uint32Array | Float64Array>(array: T, type: { new (length: number): T }): T {
-  const bigger = new type(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }
 
 function rowOf(outcome: TakenOutcome): SourceRow | undefined {
