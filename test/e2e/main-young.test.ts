@@ -36,4 +36,23 @@ describe("the main thread's young generation", () => {
     expect(Math.max(...sizes)).toBeGreaterThanOrEqual(cap);
     expect(Math.max(...sizes)).toBeLessThan(2 * cap);
   }, 60_000);
+
+  it('stays at its cap when the target has a history: the history is read before the rows let it grow', async () => {
+    await e2e.start({ honourIdempotencyKey: false });
+    const history = writeExport(e2e.work, 'history.csv', { to: 30_000 });
+    const first = await pushWithPreload(e2e, history, 'history.db', mainYoung);
+    expect(first.code, first.stderr).toBe(0);
+    const file = writeExport(e2e.work, 'next.csv', { from: 30_001, to: 60_000 });
+    const run = await pushWithPreload(e2e, file, 'history.db', mainYoung);
+    expect(run.code, run.stderr).toBe(0);
+    // The value guard read the target's history (20,000 of its 30,000 records) before the rows.
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      sent: 30_000,
+      guard: { verdict: 'passed', currencies: [{ currency: 'EUR', history: { count: 20_000 } }] },
+    });
+    const sizes = [...run.stderr.matchAll(/^main-young (\d+)$/gm)].map((m) => Number(m[1]));
+    // Let grow while the history came in one burst that survives its scavenges, it doubled past the cap (to 4 x).
+    expect(Math.max(...sizes)).toBeGreaterThanOrEqual(cap);
+    expect(Math.max(...sizes)).toBeLessThan(2 * cap);
+  }, 60_000);
 });
