@@ -254,7 +254,7 @@ ${spanTriggers}`;
  * landed between the rows already held, and SQLite rebalanced the full leaf pages around it (up to three pages
  * rewritten a split), so the merge's cost followed the table's size: 1M records merged into 5M in 6.5-7.4 s
  * against 2.3-2.4 into an empty ledger. Now a record's row is appended and only its index entry (target, key,
- * rowid: a fifth of the row) lands between others: 3.0-3.5 s into 5M, 2.0 into an empty ledger (bench/README.md,
+ * rowid: a fifth of the row) lands between others: 3.0-3.5 s into 5M, 2.0-2.4 into an empty ledger (bench/README.md,
  * "Session 34"). A lookup reads the index and then the row: ~7.8 us a cold key against ~6.5. Same columns, same
  * rows, same constraint (ON CONFLICT (target_id, key) finds the unique index); the spans' triggers go with the old
  * table and are made again. Rebuilt with foreign keys off, as v4 (SQLite's procedure), and in key order, so a

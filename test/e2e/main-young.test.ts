@@ -51,7 +51,7 @@ describe("the main thread's young generation", () => {
       guard: { verdict: 'passed', currencies: [{ currency: 'EUR', history: { count: 20_000 } }] },
     });
     const sizes = [...run.stderr.matchAll(/^main-young (\d+)$/gm)].map((m) => Number(m[1]));
-    // Let grow while the history came in one burst that survives its scavenges, it doubled past the cap (to 4 x).
+    // Let grow while the history came in one burst that survived its scavenges, it doubled past the cap (to twice it).
     expect(Math.max(...sizes)).toBeGreaterThanOrEqual(cap);
     expect(Math.max(...sizes)).toBeLessThan(2 * cap);
   }, 60_000);
