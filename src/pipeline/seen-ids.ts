@@ -18,16 +18,19 @@
 // 96 MiB for 5M ids before).
 // Past `spillAfter` exact keys in memory (default 2^20: a 1M-row run never spills) they are merged with the
 // keys spilled before into one sorted run in a temporary file (seen-run.ts: unlinked as soon as it is
-// opened, closed by close()), and memory's exact-key tables start anew, so memory no longer grows with the
-// exact keys: at most 2^20 of them in the tables (~3.7-3.9 MiB) and the run's index (8 bytes per 128 keys).
-// Measured at 5M ids (bench/seen-ids.js; the benchmark's ids / sequential ids / numbers): 0.62 / 0.52 /
-// 0.58 bytes an id held at the end, 0.77 / 0.65 / 0.69 at most (2.77 / 2.58 / 2.73 all kept in memory). A key new to memory past a spill is
-// looked up in the run: a binary search of the index, one pread of a 1 KiB block (none when the key is
-// outside the run's range or in the block read last) and a search of the block, ~1.7 us of CPU, most of
-// it the pread: an add costs 1.68 us at 5M of the benchmark's ids and 1.54 of the numbers (0.34 and 0.31
-// kept), 0.36 of the sequential ids, which land past the run's last key (0.35 kept). A spill holds its
-// keys' lower words (4 bytes a key) and 1 MiB of blocks while it merges, and rewrites the run whole (8 bytes
-// a key on disk; at 5M ids four spills, ~0.5 s in all).
+// opened, closed by close()), and memory's exact-key tables are emptied (a large WordSet keeps its slots for
+// the next 2^20), so memory no longer grows with the exact keys: at most 2^20 of them in the tables (~3.7-3.9
+// MiB) and the run's index (8 bytes per 128 keys). The run is ordered by (upper word, mix of the lower word):
+// a WordSet hands its words over a table at a time in that order, so a spill holds no copy of them (it held
+// their lower words, 4 MiB at 2^20 keys, beside the tables: a 5M push's main heap rose 3-4 MiB at each spill).
+// Measured at 5M ids (bench/seen-ids.js; the benchmark's ids / sequential ids / numbers): 0.71 / 0.57 /
+// 0.65 bytes an id held at the end, 0.73 / 0.61 / 0.66 at most (2.77 / 2.58 / 2.73 all kept in memory). A key
+// new to memory past a spill is looked up in the run: a binary search of the index, one pread of a 1 KiB
+// block (none when the key is outside the run's range or in the block read last) and a search of the block,
+// ~1.2 us of CPU, most of it the pread: an add costs 1.47 us at 5M of the benchmark's ids and 1.46 of the
+// numbers (0.33 and 0.32 kept). A key above or below every key met so far is new without a look (the next of
+// sequential ids): 0.25 us (0.32 kept). A spill holds 1 MiB of blocks and a table's keys (~16 KiB) while it
+// merges, and rewrites the run whole (8 bytes a key on disk; at 5M ids four spills, ~0.5 s in all).
 // Ids with no exact key (the arena's) stay in memory at the cost above. When the file cannot be made or
 // written, the keys stay in memory from then on: exact still, unbounded as before.
 import { tmpdir } from 'node:os';
@@ -56,6 +59,8 @@ const maxPrefixes = 1023;
 const maxPrefixLength = 32;
 /** Upper words that get a WordSet of their own (16 KiB of spills when new); keys past them take 8-byte slots. */
 const maxWordSets = 64;
+/** Words in a WordSet at a spill for it to be emptied and kept: its slots then outweigh a new set's 16 KiB. */
+const keptWordSet = 1 << 14;
 
 export class SeenIds {
   #keys = keyTables();
@@ -75,6 +80,11 @@ export class SeenIds {
   #lastNumber = 0;
   /** Exact keys in #keys and #words; past #spillAfter they go to #run (Infinity once a spill failed). */
   #exactKeys = 0;
+  /** The range of the exact keys met so far (upper word, lower word): none yet, most below least. */
+  #mostHigh = 0;
+  #mostLow = 0;
+  #leastHigh = 2 ** 32;
+  #leastLow = 0;
   #spillAfter: number;
   readonly #spillDir: string | undefined;
   /** The exact keys spilled so far, none of them also in memory. */
@@ -132,11 +142,31 @@ export class SeenIds {
     const low = value % 0x1_0000_0000;
     // prefix (1..1023) << 22 | digit count << 18 | the value's top 18 bits: never 0, the empty mark.
     const high = ((prefix << 22) | (digits << 18) | Math.floor(value / 0x1_0000_0000)) >>> 0;
-    // Past a spill a key new in memory may still be on disk: it is then a repeat, and is not held again.
-    if (this.#run !== undefined && (this.#holds(high, low) || this.#run.has(high, low))) return false;
+    // Past a spill a key new in memory may still be on disk: it is then a repeat, and is not held again. One
+    // past every key so far (the next of sequential ids) is neither: the run is ordered by mixes (seen-run.ts),
+    // so its own range cannot tell.
+    const beyond = this.#widens(high, low);
+    if (this.#run !== undefined && !beyond && (this.#holds(high, low) || this.#run.has(high, mixWord(low))))
+      return false;
     if (!this.#addExact(high, low)) return false;
     if (++this.#exactKeys >= this.#spillAfter) this.#spill();
     return true;
+  }
+
+  /** Whether (high, low) is above or below every exact key met so far; the range is widened to take it. */
+  #widens(high: number, low: number): boolean {
+    let beyond = false;
+    if (high > this.#mostHigh || (high === this.#mostHigh && low > this.#mostLow)) {
+      this.#mostHigh = high;
+      this.#mostLow = low;
+      beyond = true;
+    }
+    if (high < this.#leastHigh || (high === this.#leastHigh && low < this.#leastLow)) {
+      this.#leastHigh = high;
+      this.#leastLow = low;
+      beyond = true;
+    }
+    return beyond;
   }
 
   /** Adds the exact key in memory; false when it was there. */
@@ -170,16 +200,25 @@ export class SeenIds {
     this.#run?.close();
     this.#run = run;
     this.#keys = keyTables();
-    this.#words = new Map();
+    // A large set is emptied, not made anew: a new one grew beside the old one's slots (4 MiB at 2^20 words)
+    // until a major collection freed them. A small one goes: its 16 KiB would be held for an upper word maybe
+    // never met again.
+    for (const [high, set] of this.#words) {
+      if (set.size < keptWordSet) this.#words.delete(high);
+      else set.clear();
+    }
     this.#lastHigh = 0;
     this.#lastWords = undefined;
     this.#exactKeys = 0;
   }
 
-  /** The exact keys in memory, in groups by upper word (a WordSet's lower words, or the tables' keys). */
+  /**
+   * The exact keys in memory as the run holds them, (upper word, mix of the lower word), in groups by upper word
+   * (a WordSet's mixes, or the tables' keys).
+   */
   #heldKeys(): FreshKeys {
     const keys = new FreshKeys();
-    for (const [high, set] of this.#words) keys.addGroup(high, set.words());
+    for (const [high, set] of this.#words) keys.addGroup(high, set.mixes(), set.size);
     const pairs = new KeyPairs(this.#exactKeys - keys.count);
     for (const table of this.#keys) table.pairsTo(pairs);
     keys.addPairs(pairs);
@@ -294,10 +333,11 @@ class SlotTable {
     return false;
   }
 
-  /** Pushes every slot's two words to `keys` (first word as the high one). */
+  /** Pushes every slot's two words to `keys`, the first as the high one, the second as its mix (seen-run.ts). */
   pairsTo(keys: KeyPairs): void {
     const slots = this.#slots;
-    for (let at = 0; at < slots.length; at += 2) if (slots[at] !== 0) keys.push(slots[at]!, slots[at + 1]!);
+    for (let at = 0; at < slots.length; at += 2)
+      if (slots[at] !== 0) keys.push(slots[at]!, mixWord(slots[at + 1]!));
   }
 
   #grow(): void {

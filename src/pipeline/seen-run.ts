@@ -6,13 +6,17 @@
 // In memory: the first key of each 1 KiB block of the run (8 bytes per 128 keys: 312 KB at 5M keys), its
 // last key and one block's buffer. A look-up is a binary search of those first keys, at most one pread of a
 // block (none when the key is outside the run's range or in the block read last), a binary search of it.
-// Keys are compared as (high, low) pairs of words: no hash, so no false duplicate and no missed one.
-// The keys gathered from memory come as groups of lower words under one upper word (a WordSet's), each
-// sorted in place as a Uint32Array; the few keys of the 8-byte tables (many upper words) are sorted as a
-// BigUint64Array view of native 64-bit words, the layout the run is written in too (it is this process's).
+// Keys are compared as (high, low) pairs of words: no hash, so no false duplicate and no missed one. SeenIds
+// gives a key's low word as its mix (word-set.ts mixWord, a bijection: as exact), the order a WordSet hands its
+// words back in without copying them all first.
+// The keys gathered from memory come as groups of lower words under one upper word, each ascending: a
+// WordSet's, read a table at a time (WordSet.mixes), and the few keys of the 8-byte tables (many upper words),
+// sorted as a BigUint64Array view of native 64-bit words, the layout the run is written in too (it is this
+// process's).
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WordCursor } from './word-set.js';
 
 /** Which 32-bit word of a native 64-bit key holds its low and its high word. */
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -25,27 +29,25 @@ const blockKeys = 128;
 const chunkKeys = 1 << 16;
 
 /**
- * The keys gathered from memory for a spill, in key order: groups of lower words, each under one upper word
- * (a WordSet's words, 4 bytes a key), sorted in place; a cursor over them for the merge.
+ * The keys gathered from memory for a spill, in key order: groups of lower words, each under one upper word and
+ * ascending; a cursor over them for the merge.
  */
 export class FreshKeys {
   #highs: number[] = [];
-  #groups: Uint32Array[] = [];
+  #groups: WordCursor[] = [];
   count = 0;
-  /** The cursor: its group and place in it, and the key there (done: past the last). */
+  /** The cursor: its group, and the key there (done: past the last). */
   #group = 0;
-  #at = 0;
   high = 0;
   low = 0;
   done = true;
 
-  /** Takes the lower words of one upper word met nowhere else (sorted here, in place). */
-  addGroup(high: number, lows: Uint32Array): void {
-    if (lows.length === 0) return;
-    lows.sort();
+  /** Takes the `count` lower words of one upper word met nowhere else, ascending. */
+  addGroup(high: number, lows: WordCursor, count: number): void {
+    if (count === 0) return;
     this.#highs.push(high);
     this.#groups.push(lows);
-    this.count += lows.length;
+    this.count += count;
   }
 
   /**
@@ -60,7 +62,7 @@ export class FreshKeys {
       lows[at] = pairs[at * 2 + lowAt]!;
       const high = pairs[at * 2 + highAt]!;
       if (at + 1 === count || pairs[at * 2 + 2 + highAt] !== high) {
-        this.addGroup(high, lows.subarray(from, at + 1));
+        this.addGroup(high, new ArrayCursor(lows.subarray(from, at + 1)), at + 1 - from);
         from = at + 1;
       }
     }
@@ -72,9 +74,8 @@ export class FreshKeys {
     this.#highs = order.map((i) => this.#highs[i]!);
     this.#groups = order.map((i) => this.#groups[i]!);
     this.#group = 0;
-    this.#at = -1;
     this.done = false;
-    this.next();
+    this.#settle();
   }
 
   /** Whether the cursor's key comes before (high, low). */
@@ -83,16 +84,38 @@ export class FreshKeys {
   }
 
   next(): void {
-    if (++this.#at === this.#groups[this.#group]?.length) {
-      this.#group++;
-      this.#at = 0;
-    }
+    this.#groups[this.#group]!.next();
+    this.#settle();
+  }
+
+  /** The key under the cursor: the current group's word, or the next group's first once it is done. */
+  #settle(): void {
+    while (this.#groups[this.#group]?.done) this.#group++;
     if (this.#group === this.#groups.length) {
       this.done = true;
       return;
     }
     this.high = this.#highs[this.#group]!;
-    this.low = this.#groups[this.#group]![this.#at]!;
+    this.low = this.#groups[this.#group]!.word;
+  }
+}
+
+/** The words of an ascending array, as a WordCursor. */
+class ArrayCursor implements WordCursor {
+  readonly #words: Uint32Array;
+  #at = 0;
+  done: boolean;
+  word: number;
+
+  constructor(words: Uint32Array) {
+    this.#words = words;
+    this.done = words.length === 0;
+    this.word = words[0] ?? 0;
+  }
+
+  next(): void {
+    if (++this.#at >= this.#words.length) this.done = true;
+    else this.word = this.#words[this.#at]!;
   }
 }
 

@@ -40,15 +40,24 @@ export class WordSet {
     return this.#tables[hash >>> (32 - tableBits)]!.has(hash & 0xff_ffff);
   }
 
-  /** The words held, in no order. */
-  words(): Uint32Array {
+  /**
+   * The mixes of the words held, ascending, one at a time (SeenIds' spill to disk): table by table, each table's
+   * keys sorted in one scratch array the size of the largest table (~16 KiB at 1M words), so the spill never
+   * holds a copy of the whole set (4 bytes a word: 4 MiB at its 2^20 words, Session 35).
+   */
+  mixes(): WordCursor {
+    return new MixCursor(this.#tables);
+  }
+
+  /** Empties the set and keeps its tables' slots, for as many words again (SeenIds after a spill). */
+  clear(): void {
+    for (const table of this.#tables) table.clear();
+  }
+
+  get size(): number {
     let size = 0;
     for (const table of this.#tables) size += table.size;
-    const words = new Uint32Array(size);
-    let at = 0;
-    for (const [number, table] of this.#tables.entries()) at = table.copyKeys(words, at, number << 24);
-    for (let i = 0; i < at; i++) words[i] = unmixWord(words[i]!);
-    return words;
+    return size;
   }
 
   /** Bytes of slots and spills. */
@@ -75,6 +84,13 @@ class BucketTable {
 
   get size(): number {
     return this.#size;
+  }
+
+  /** No key held; the buckets keep their width. */
+  clear(): void {
+    this.#slots.fill(0);
+    this.#size = 0;
+    this.#spill = new Spill(12);
   }
 
   /** Adds `key` (the mix's low 24 bits: bucket and remainder); false when it was there. */
@@ -151,6 +167,43 @@ class BucketTable {
     const at = this.#find(key, remainder);
     if (at >= 0) this.#slots[at] = remainder;
     else this.#spill.add(key);
+  }
+}
+
+/** Ascending 32-bit words, one at a time: `word` is the current one until `done`. */
+export interface WordCursor {
+  done: boolean;
+  word: number;
+  next(): void;
+}
+
+/** WordSet.mixes: a table's keys all share their top 8 bits (the table's number), so table order is mix order. */
+class MixCursor implements WordCursor {
+  readonly #tables: readonly BucketTable[];
+  readonly #keys: Uint32Array;
+  #table = -1;
+  #count = 0;
+  #at = 0;
+  done = false;
+  word = 0;
+
+  constructor(tables: readonly BucketTable[]) {
+    this.#tables = tables;
+    this.#keys = new Uint32Array(Math.max(0, ...tables.map((table) => table.size)));
+    this.next();
+  }
+
+  next(): void {
+    while (++this.#at >= this.#count) {
+      if (++this.#table === this.#tables.length) {
+        this.done = true;
+        return;
+      }
+      this.#count = this.#tables[this.#table]!.copyKeys(this.#keys, 0, this.#table << 24);
+      this.#keys.subarray(0, this.#count).sort();
+      this.#at = -1;
+    }
+    this.word = this.#keys[this.#at]!;
   }
 }
 

@@ -131,7 +131,9 @@ describe('SeenIds past spillAfter', () => {
     seen.close();
     expect(openIn(dir)).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
-    expect(() => seen.add('A-5000')).toThrow(/after close/);
+    // An id past every one met needs no run; one among them does.
+    expect(seen.add('A-5000')).toBe(true);
+    expect(() => seen.add('A-500')).toThrow(/after close/);
   });
 
   it('keeps the keys in memory, exactly, when the temporary file cannot be made', () => {
@@ -156,6 +158,20 @@ describe('SeenIds past spillAfter', () => {
     for (const id of ids.slice(200)) expect(seen.add(id)).toBe(true);
     for (const id of ids) expect(seen.add(id)).toBe(false);
     expect(seen.size).toBe(1000);
+    seen.close();
+  });
+
+  it('stays exact through spills that empty and keep a large WordSet (its slots reused, its spill cleared)', () => {
+    // One prefix and digit count, values below 2^32: one upper word, a WordSet of 30k words at each spill.
+    const seen = new SeenIds({ spillAfter: 30_000, spillDir: dir });
+    const id = (i: number) => `ORD-${String((i * 2_654_435_761) % 4_000_000_000).padStart(10, '0')}`;
+    for (let i = 0; i < 100_000; i++) {
+      expect(seen.add(id(i))).toBe(true);
+      // A repeat of an id from an earlier round (on disk) and of this round's first (in the emptied set).
+      if (i % 97 === 0) expect(seen.add(id((i * 31) % (i + 1)))).toBe(false);
+    }
+    for (let i = 0; i < 100_000; i += 7) expect(seen.add(id(i))).toBe(false);
+    expect(seen.size).toBe(100_000);
     seen.close();
   });
 

@@ -6,7 +6,8 @@ import { mixWord, unmixWord, WordSet } from '../../src/pipeline/word-set.js';
 
 /**
  * Adds every word, checking each answer (and `has` before it) against a Set; then every word again, each a
- * repeat, and `words` gives back the Set's words.
+ * repeat; `mixes` gives back the mixes of the Set's words, ascending, and `size` their count; once cleared, none is
+ * held and every word is new again.
  */
 function model(words: number[]): WordSet {
   const set = new WordSet();
@@ -17,8 +18,16 @@ function model(words: number[]): WordSet {
     known.add(word);
   }
   for (const word of known) expect(set.add(word)).toBe(false);
-  expect([...set.words()].sort((a, b) => a - b)).toEqual([...known].sort((a, b) => a - b));
+  expect(mixesOf(set)).toEqual([...known].map(mixWord).sort((a, b) => a - b));
+  expect(set.size).toBe(known.size);
   return set;
+}
+
+/** What `mixes` gives, in its order. */
+function mixesOf(set: WordSet): number[] {
+  const mixes: number[] = [];
+  for (const cursor = set.mixes(); !cursor.done; cursor.next()) mixes.push(cursor.word);
+  return mixes;
 }
 
 /** Mixes with the given top 8 bits (table), next 8 bits (bucket) and low 16 bits (remainder). */
@@ -26,7 +35,7 @@ const mixOf = (table: number, bucket: number, remainder: number) =>
   ((table << 24) | (bucket << 16) | remainder) >>> 0;
 
 describe('WordSet', () => {
-  it('undoes the mix (the words below do land where they are built to; a spill gets its words back)', () => {
+  it('undoes the mix (the words below do land where they are built to)', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (h) => mixWord(unmixWord(h)) === h));
   });
 
@@ -48,6 +57,19 @@ describe('WordSet', () => {
         model(words);
       }),
     );
+  });
+
+  it('is empty once cleared, and takes every word again', () => {
+    const words = Array.from({ length: 5000 }, (_, r) => unmixWord(mixOf(r % 3, 9, r)));
+    const set = model(words);
+    const bytes = set.bytes;
+    set.clear();
+    expect(set.size).toBe(0);
+    expect(mixesOf(set)).toEqual([]);
+    for (const word of words) expect(set.has(word)).toBe(false);
+    // The buckets keep their width: the same words again take no more slots.
+    model(words.slice(0, 2500));
+    expect(set.bytes).toBeLessThanOrEqual(bytes);
   });
 
   it('takes thousands of words into one bucket, remainders of 0 among them, and finds each again', () => {
