@@ -20,7 +20,9 @@
 // keys spilled before into one sorted run in a temporary file (seen-run.ts: unlinked as soon as it is
 // opened, closed by close()), and memory's exact-key tables are emptied (a large WordSet keeps its slots for
 // the next 2^20), so memory no longer grows with the exact keys: at most 2^20 of them in the tables (~3.7-3.9
-// MiB) and the run's index (8 bytes per 128 keys). The run is ordered by (upper word, mix of the lower word):
+// MiB) and the run's index (8 bytes per 128 keys). A kept set whose upper word is not met again (a file sorted
+// by prefix that turns to another one at a spill) holds its slots until the next spill drops it: the tables
+// then hold up to twice that. The run is ordered by (upper word, mix of the lower word):
 // a WordSet hands its words over a table at a time in that order, so a spill holds no copy of them (it held
 // their lower words, 4 MiB at 2^20 keys, beside the tables: a 5M push's main heap rose 3-4 MiB at each spill).
 // Measured at 5M ids (bench/seen-ids.js; the benchmark's ids / sequential ids / numbers): 0.71 / 0.57 /
@@ -186,8 +188,9 @@ export class SeenIds {
   }
 
   /**
-   * The exact keys in memory merged with the run on disk into a new run, and memory's tables made anew;
-   * when the file cannot be made or written, the keys stay in memory, as they all do from then on.
+   * The exact keys in memory merged with the run on disk into a new run, and memory's tables emptied (a large
+   * WordSet kept, its slots reused); when the file cannot be made or written, the keys stay in memory, as they
+   * all do from then on.
    */
   #spill(): void {
     let run: SpilledRun;

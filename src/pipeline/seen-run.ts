@@ -1,8 +1,8 @@
-// The exact keys SeenIds spilled to disk (seen-ids.ts): one run of 64-bit keys (high word, low word) sorted,
-// in a temporary file opened and unlinked at once (nothing is left behind, even after a SIGKILL; the space
-// is freed when the descriptor closes). Each spill merges the keys held in memory with the run on disk into
-// one new run in a new file, reading the old run and writing the new one 512 KiB at a time, so there is
-// never more than one run to look in; the old file is closed once the new one is whole.
+// The exact keys SeenIds spilled to disk (seen-ids.ts): one run of 64-bit keys (high word, then the mix of the
+// low word: see below) sorted, in a temporary file opened and unlinked at once (nothing is left behind, even after
+// a SIGKILL; the space is freed when the descriptor closes). Each spill merges the keys held in memory with the run
+// on disk into one new run in a new file, reading the old run and writing the new one 512 KiB at a time, so there
+// is never more than one run to look in; the old file is closed once the new one is whole.
 // In memory: the first key of each 1 KiB block of the run (8 bytes per 128 keys: 312 KB at 5M keys), its
 // last key and one block's buffer. A look-up is a binary search of those first keys, at most one pread of a
 // block (none when the key is outside the run's range or in the block read last), a binary search of it.

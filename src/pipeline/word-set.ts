@@ -10,7 +10,8 @@
 // buckets (by a slot and an 8th) once its spill holds more than a 16th of its words: a copy of 1/256 of the
 // set, never one big regrowth (steps of one slot widened so often they cost 1.3x the CPU per add at 5M ids).
 // A table's first 48 words take no buckets at all: a new set holds 16 KiB of spills.
-// `has` asks without adding and `words` gives every word back (its mix unmixed), for SeenIds' spill to disk.
+// `has` asks without adding, `mixes` gives every word's mix back in ascending order and `clear` empties the set
+// keeping its slots, for SeenIds' spill to disk.
 // Measured (bench/seen-ids.js: bytes of slots and spills, 5M ids at 2.6-2.8 bytes each): seen-ids.ts.
 
 const tableBits = 8;
@@ -263,7 +264,10 @@ class Spill {
   }
 }
 
-/** The word whose mix is `hash`: mixWord's steps undone in reverse (each is a bijection on 32 bits). */
+/**
+ * The word whose mix is `hash`: mixWord's steps undone in reverse (each is a bijection on 32 bits). The tests build
+ * words that land in a chosen table, bucket and slot with it.
+ */
 export function unmixWord(hash: number): number {
   let h = hash >>> 0;
   h ^= h >>> 16;
