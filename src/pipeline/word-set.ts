@@ -195,6 +195,7 @@ class MixCursor implements WordCursor {
   }
 
   next(): void {
+    if (this.done) return;
     while (++this.#at >= this.#count) {
       if (++this.#table === this.#tables.length) {
         this.done = true;

@@ -26,7 +26,11 @@ function model(words: number[]): WordSet {
 /** What `mixes` gives, in its order. */
 function mixesOf(set: WordSet): number[] {
   const mixes: number[] = [];
-  for (const cursor = set.mixes(); !cursor.done; cursor.next()) mixes.push(cursor.word);
+  const cursor = set.mixes();
+  for (; !cursor.done; cursor.next()) mixes.push(cursor.word);
+  // Past its end it stays there.
+  cursor.next();
+  expect(cursor.done).toBe(true);
   return mixes;
 }
 
