@@ -9,8 +9,28 @@
 // and the filter may hold more than records, never less. A ledger whose filter is not complete (one written by
 // revimport before v7) is looked up without it until an opener with write access builds it from the records
 // (ledger.ts `buildKeyFilter`: not while another process's run is live).
+//
+// The log (migrations.ts v10): every key's two hashes, as the filter had them, in rows of up to `logRowPairs`,
+// written in the transaction that writes the pages holding it or before (`addAhead`): the log holds every key of
+// the filter, perhaps some twice. From it `compact` builds one segment in place of all (a push into a ledger of
+// 5M records probed seven segments, a cold cache line each, and met seven times the "maybe" of one: bench/README.md,
+// "Session 36"), without reading a key of the records table: ~0.3 s at 5M keys against ~8 s for their scan.
 import type Database from 'better-sqlite3';
-import { KeyFilter, newSegment, pageBytes } from './key-filter.js';
+import { collectGarbage } from '../collect-garbage.js';
+import {
+  bytesWords,
+  compactedPages,
+  fillPages,
+  isFull,
+  KeyFilter,
+  logRowPairs,
+  maxPages,
+  newSegment,
+  pageBytes,
+  pageOf,
+  wordBytes,
+  wordsPerPage,
+} from './key-filter.js';
 import { paged, prepareAll } from './native.js';
 
 /** The filter's statements (exported for the query-plan test). */
@@ -30,6 +50,11 @@ export const keyFilterSql = {
   setComplete: `UPDATE meta SET value = ? WHERE name = 'key_filter_complete'`,
   clearPages: 'DELETE FROM key_filter_pages',
   clearSegments: 'DELETE FROM key_filter_segments',
+  writeLog: 'INSERT INTO key_filter_log (pairs, hashes) VALUES (?, ?)',
+  // One row at a time: a row is up to 512 KiB.
+  logAfter: 'SELECT id, hashes FROM key_filter_log WHERE id > ? ORDER BY id LIMIT 1',
+  logPairs: 'SELECT coalesce(sum(pairs), 0) FROM key_filter_log',
+  clearLog: 'DELETE FROM key_filter_log',
   // Paged by the key's bytes: a text cursor would skip keys after one holding a lone surrogate (statements.ts).
   // The unary + drops the CAST's affinity: with it the row value is not compared as the index compares, and
   // SQLite seeks on target_id alone, reading the target's keys from its first for every page (EXPLAIN QUERY PLAN;
@@ -39,6 +64,15 @@ export const keyFilterSql = {
 };
 
 type Statements = { [name in keyof typeof keyFilterSql]: Database.Statement };
+
+/**
+ * Full segments that make a compaction (`compactIfDue`): a ledger's first three (2, 4 and 8 pages: ~612,000 keys),
+ * then the compacted one and two of `maxPages` (2.8M keys more). A lookup probes at most four segments.
+ */
+const compactAt = 3;
+
+/** Log bytes a compaction reads between two collections of the Buffers it read them in (see `#logRows`). */
+const collectEveryBytes = 4 * 1024 * 1024;
 
 /** No journaled batch added ahead (`addMerging` without a copy that matches the file). */
 const noBatches: ReadonlySet<number> = new Set();
@@ -63,6 +97,8 @@ export class KeyFilterStore {
     this.#stmt.pagesOf.raw(true);
     this.#stmt.pageBits.pluck(true);
     this.#stmt.recordKeys.raw(true);
+    this.#stmt.logAfter.raw(true);
+    this.#stmt.logPairs.pluck(true);
   }
 
   /**
@@ -131,7 +167,7 @@ export class KeyFilterStore {
     // A key goes into the newest segment, so that segment alone is read (a merge on the writer's thread, which
     // never looks up, does not hold the whole filter).
     const filter = ahead?.filter ?? this.#newestOnly();
-    for (const [target, key] of pairs(ahead?.batches ?? noBatches)) filter.add(target, key);
+    this.#addAll(filter, pairs(ahead?.batches ?? noBatches));
     this.#write(filter, version);
   }
 
@@ -142,7 +178,8 @@ export class KeyFilterStore {
    * the batch is committed, in a read transaction. The copy stands for the file version it was read at: after
    * any other write of the filter a new copy starts, and the batches of the old one are read at their merge. A
    * key added here whose batch never reaches records costs a probe of records, never a key: the filter may only
-   * hold more than records.
+   * hold more than records. The keys' hashes go to the log (in the caller's transaction, which writes) once a row's
+   * worth waits, the rest with the merge's pages: the copy holds at most a row of them.
    */
   addAhead(batch: number, pairs: Iterable<readonly [number, string]>): void {
     const { complete, version } = this.#stmt.state.get() as { complete: number; version: number };
@@ -156,7 +193,7 @@ export class KeyFilterStore {
     // A batch id names one batch only while the row lives: a new row may take the id of one unjournaled.
     ahead.batches.delete(batch);
     try {
-      for (const [target, key] of pairs) ahead.filter.add(target, key);
+      this.#addAll(ahead.filter, pairs);
     } catch (error) {
       this.#ahead = undefined;
       throw error;
@@ -164,14 +201,95 @@ export class KeyFilterStore {
     ahead.batches.add(batch);
   }
 
-  /** The filter with only its newest segment's bits read: to add to, never to look up in. */
+  /**
+   * Forgets the copy `addAhead` keeps: for a caller whose transaction around `addAhead` failed after it returned
+   * (its log rows rolled back, the copy's bits not): the merge then reads those batches' keys back and logs them.
+   */
+  forgetAhead(): void {
+    this.#ahead = undefined;
+  }
+
+  /**
+   * The filter with only its newest segment's bits read: to add to, never to look up in. A full newest segment (a
+   * compacted one: 7 MiB at 5M keys) is not read either: the first key added opens a new one.
+   */
   #newestOnly(): KeyFilter {
     const stored = this.#stmt.segments.all() as [number, number, number][];
     const filter = new KeyFilter(
       stored.map(([index, pages, keys]) => newSegment(pages, keys, index < stored.length - 1)),
     );
-    this.#read(filter, this.#stmt.pagesOf.all(stored.length - 1) as Page[]);
+    const newest = filter.segments.at(-1);
+    if (newest && isFull(newest))
+      filter.segments[filter.segments.length - 1] = newSegment(newest.pages, newest.keys, true);
+    else this.#read(filter, this.#stmt.pagesOf.all(stored.length - 1) as Page[]);
     return filter;
+  }
+
+  /** Adds the pairs to `filter`, writing its hashes to the log a row at a time (in the caller's transaction). */
+  #addAll(filter: KeyFilter, pairs: Iterable<readonly [number, string, ...unknown[]]>): void {
+    for (const [target, key] of pairs) {
+      filter.add(target, key);
+      if (filter.unlogged >= logRowPairs) this.#log(filter);
+    }
+  }
+
+  /** The hashes `filter` has not handed out yet, as one log row. */
+  #log(filter: KeyFilter): void {
+    const pairs = filter.unlogged;
+    if (pairs > 0) this.#stmt.writeLog.run(pairs, wordBytes(filter.takeLog()));
+  }
+
+  /**
+   * Replaces every segment by one sized for the log's keys and built from it, in the caller's write transaction,
+   * once `compactAt` segments are full; false when it did not. A log that holds fewer keys than the segments (one
+   * the filter outgrew: not written by this code) is not used.
+   */
+  compactIfDue(): boolean {
+    const stored = this.#stmt.segments.all() as [number, number, number][];
+    const segments = stored.map(([, pages, keys]) => newSegment(pages, keys, true));
+    if (segments.filter(isFull).length < compactAt || !this.isComplete()) return false;
+    const keys = this.#stmt.logPairs.get() as number;
+    if (keys < segments.reduce((sum, segment) => sum + segment.keys, 0)) return false;
+    const pages = compactedPages(keys);
+    this.#stmt.clearPages.run();
+    this.#stmt.clearSegments.run();
+    const next = (this.#stmt.state.get() as { version: number }).version + 1;
+    // A step's pages at a time, each step reading the whole log: the writer holds 2 MiB up to ~5.6M keys, and a
+    // quarter of the segment above (four reads of the log).
+    const step = Math.max(maxPages, Math.ceil(pages / 4));
+    const words = new Uint32Array(Math.min(step, pages) * wordsPerPage);
+    const bytes = Buffer.allocUnsafe(pageBytes);
+    for (let first = 0; first < pages; first += step) {
+      const count = Math.min(step, pages - first);
+      const part = words.subarray(0, count * wordsPerPage);
+      part.fill(0);
+      for (const log of this.#logRows()) fillPages(log, pages, first, part);
+      for (let page = 0; page < count; page++)
+        this.#stmt.writePage.run(0, first + page, next, pageOf(part, page, bytes));
+    }
+    this.#stmt.writeSegment.run(0, pages, keys);
+    this.#stmt.setVersion.run(next);
+    this.#ahead = undefined;
+    this.release();
+    return true;
+  }
+
+  /**
+   * The log's rows, one at a time, as words. Each is a new Buffer (better-sqlite3 copies a blob out): the writer
+   * thread allocates little else meanwhile, and V8 let 40 MB of them (a pass over 5M keys' log) wait for a
+   * collection; one every `collectEveryBytes` read keeps them to that.
+   */
+  *#logRows(): Generator<Uint32Array> {
+    let read = 0;
+    for (let row = this.#stmt.logAfter.get(0) as [number, Buffer] | undefined; row; ) {
+      yield bytesWords(row[1]);
+      read += row[1].byteLength;
+      if (read >= collectEveryBytes) {
+        read = 0;
+        collectGarbage();
+      }
+      row = this.#stmt.logAfter.get(row[0]) as [number, Buffer] | undefined;
+    }
   }
 
   /**
@@ -182,13 +300,15 @@ export class KeyFilterStore {
     if (this.isComplete()) return;
     this.#stmt.clearPages.run();
     this.#stmt.clearSegments.run();
+    this.#stmt.clearLog.run();
     const filter = new KeyFilter();
     type Row = [number, string, Buffer];
     const first: Row = [0, '', Buffer.alloc(0)];
     const rows = paged((after: Row = first) => this.#stmt.recordKeys.all(after[0], after[2]) as Row[]);
-    for (const [target, key] of rows) filter.add(target, key);
+    this.#addAll(filter, rows);
     this.#write(filter, (this.#stmt.state.get() as { version: number }).version);
     this.#stmt.setComplete.run(1);
+    this.compactIfDue();
     this.release();
   }
 
@@ -207,6 +327,7 @@ export class KeyFilterStore {
   /** Writes the pages `filter` changed and its segments, and bumps the file's `version`. */
   #write(filter: KeyFilter, version: number): void {
     const next = version + 1;
+    this.#log(filter);
     // One page's bytes for every page written (SQLite copies what is bound): a new Buffer a page was the newest
     // segment's size again (4 MiB at 3-5M keys), for the writer thread's next collection to free (issue 23).
     const bytes = Buffer.allocUnsafe(pageBytes);

@@ -7,13 +7,15 @@
 // probe reads one cache line. It never answers "absent" for a key that was added; it answers "maybe" for a
 // key never added about once in 200 at the capacity's 12 bits a key. Bloom filters cannot grow, so the
 // filter is a list of segments, each twice the last up to `maxPages`, then of `maxPages` each; a key goes into the
-// newest and is looked for in all.
+// newest and is looked for in all. Every key's two hashes are also handed out (`takeLog`) for the file's log of
+// them, from which `fillPages` builds one segment in place of many (a compaction: key-filter-store.ts).
 // Pure: the pages are written to and read from the ledger file by key-filter-store.ts.
+import { doubled } from '../grown-array.js';
 
 /** 256-bit blocks, 2,048 to a page: a page is 64 KiB, what the ledger stores and rewrites as one row. */
 const wordsPerBlock = 8;
 export const blocksPerPage = 2048;
-const wordsPerPage = blocksPerPage * wordsPerBlock;
+export const wordsPerPage = blocksPerPage * wordsPerBlock;
 export const pageBytes = wordsPerPage * 4;
 /** Bits of a segment per key it is sized for: ~0.5 % of absent keys answer "maybe" when it is full. */
 const bitsPerKey = 12;
@@ -27,6 +29,9 @@ const firstPages = 2;
  * seven segments instead of six. Segments already stored keep their size.
  */
 export const maxPages = 32;
+
+/** Pairs of hashes a log row holds at most (512 KiB): `takeLog`'s caller writes one when this many wait. */
+export const logRowPairs = 65_536;
 
 /** Parquet's split-block salts: one odd multiplier per word of a block. */
 const salts = new Uint32Array([
@@ -43,13 +48,33 @@ export interface Segment {
 
 /** A segment of `pages` pages; `unread`: its bits left out (a writer adds to the newest segment only). */
 export function newSegment(pages: number, keys = 0, unread = false): Segment {
-  const blocks = pages * blocksPerPage;
   return {
     pages,
-    capacity: Math.floor((blocks * wordsPerBlock * 32) / bitsPerKey),
+    capacity: capacityOf(pages),
     keys,
-    words: new Uint32Array(unread ? 0 : blocks * wordsPerBlock),
+    words: new Uint32Array(unread ? 0 : pages * wordsPerPage),
   };
+}
+
+/** Whether `segment` takes no more keys: it holds its capacity (a compacted one from its start). */
+export function isFull(segment: Pick<Segment, 'keys' | 'capacity'>): boolean {
+  return segment.keys >= segment.capacity;
+}
+
+/** The capacity of a segment of `pages` pages. */
+function capacityOf(pages: number): number {
+  return Math.floor((pages * blocksPerPage * wordsPerBlock * 32) / bitsPerKey);
+}
+
+/**
+ * The pages of a compacted segment for `keys` keys: the most whose capacity does not exceed `keys` (at least one),
+ * so that the segment is full from its start and no key is added to it (a writer never holds it: `isFull`).
+ */
+export function compactedPages(keys: number): number {
+  let pages = Math.max(1, Math.floor((keys * bitsPerKey) / (blocksPerPage * wordsPerBlock * 32)));
+  // The division's rounding may leave out a page whose capacity is still `keys`.
+  while (capacityOf(pages + 1) <= keys) pages++;
+  return pages;
 }
 
 /** murmur3's finaliser: every input bit moves every output bit. */
@@ -100,16 +125,39 @@ function hashUnits(hash: { block: number; bits: number }, target: number, key: s
   return stable;
 }
 
+/** The index of the block that `block` (a hash) picks among a segment's `blocks`. */
+function blockIndex(block: number, blocks: number): number {
+  // Multiply-shift onto [0, blocks): the hash's high bits pick the block (exact in a double below 2^53).
+  return Math.floor((block * blocks) / 4294967296);
+}
+
 /** The first word of the block that `block` (a hash) picks in `segment`. */
 function blockOf(segment: Segment, block: number): number {
-  // Multiply-shift onto [0, blocks): the hash's high bits pick the block (exact in a double below 2^53).
-  return Math.floor((block * (segment.pages * blocksPerPage)) / 4294967296) * wordsPerBlock;
+  return blockIndex(block, segment.pages * blocksPerPage) * wordsPerBlock;
+}
+
+/** Sets `bits`' eight bits in the block whose first word is `base`. */
+function setBits(words: Uint32Array, base: number, bits: number): void {
+  for (let i = 0; i < wordsPerBlock; i++) words[base + i]! |= 1 << (Math.imul(bits, salts[i]!) >>> 27);
 }
 
 function setIn(segment: Segment, block: number, bits: number): void {
-  const base = blockOf(segment, block);
-  const words = segment.words;
-  for (let i = 0; i < wordsPerBlock; i++) words[base + i]! |= 1 << (Math.imul(bits, salts[i]!) >>> 27);
+  setBits(segment.words, blockOf(segment, block), bits);
+}
+
+/**
+ * A compaction's step: sets in `words` (pages `firstPage` on of a segment of `pages` pages) the bits of every
+ * pair of `log` (block hash, bits hash, as `takeLog` gives them) whose block lies there; the pairs of the others
+ * go to their own step. Pairs are those of `add`, so the segment answers as if every key had been added to it.
+ */
+export function fillPages(log: Uint32Array, pages: number, firstPage: number, words: Uint32Array): void {
+  const blocks = pages * blocksPerPage;
+  const first = firstPage * blocksPerPage;
+  const count = words.length / wordsPerBlock;
+  for (let i = 0; i + 1 < log.length; i += 2) {
+    const index = blockIndex(log[i]!, blocks) - first;
+    if (index >= 0 && index < count) setBits(words, index * wordsPerBlock, log[i + 1]!);
+  }
 }
 
 function isIn(segment: Segment, block: number, bits: number): boolean {
@@ -128,6 +176,9 @@ export class KeyFilter {
   readonly #dirty = new Set<number>();
   /** The last key's two hashes (one object for the filter's life, not one a key). */
   readonly #hash = { block: 0, bits: 0 };
+  /** The hashes of the keys added since `takeLog`, two words a key. */
+  #log = new Uint32Array(1024);
+  #logged = 0;
 
   constructor(segments: Segment[] = []) {
     this.segments = segments;
@@ -152,8 +203,26 @@ export class KeyFilter {
     hashPair(hash, target, key);
     setIn(newest, hash.block, hash.bits);
     newest.keys++;
+    if (this.#logged + 2 > this.#log.length) this.#log = doubled(this.#log);
+    this.#log[this.#logged++] = hash.block;
+    this.#log[this.#logged++] = hash.bits;
     const page = Math.floor(blockOf(newest, hash.block) / wordsPerPage);
     this.#dirty.add((this.segments.length - 1) * 2 ** 20 + page);
+  }
+
+  /** Keys added since the last `takeLog`. */
+  get unlogged(): number {
+    return this.#logged / 2;
+  }
+
+  /**
+   * The two hashes of every key added since the last call, in order (block hash, bits hash), and clears them: a
+   * view of the filter's own array, good until the next `add` (the store binds it at once: SQLite copies it).
+   */
+  takeLog(): Uint32Array {
+    const log = this.#log.subarray(0, this.#logged);
+    this.#logged = 0;
+    return log;
   }
 
   /** The pages changed since the last call, each as [segment, page]; clears the list. */
@@ -168,11 +237,7 @@ export class KeyFilter {
    * every page it writes): its words little-endian, whatever the machine's order.
    */
   page(segment: number, page: number, bytes: Buffer): Buffer {
-    const words = this.segments[segment]!.words;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
-    const first = page * wordsPerPage;
-    for (let i = 0; i < wordsPerPage; i++) view.setUint32(i * 4, words[first + i]!, true);
-    return bytes;
+    return pageOf(this.segments[segment]!.words, page, bytes);
   }
 
   /** Overwrites a page from its stored bytes (`pageBytes` long, little-endian words). */
@@ -183,4 +248,35 @@ export class KeyFilter {
     const first = page * wordsPerPage;
     for (let i = 0; i < wordsPerPage; i++) words[first + i] = view.getUint32(i * 4, true);
   }
+}
+
+/** Page `page` of `words` as stored, into `bytes` (`pageBytes` long): its words little-endian. */
+export function pageOf(words: Uint32Array, page: number, bytes: Buffer): Buffer {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
+  const first = page * wordsPerPage;
+  for (let i = 0; i < wordsPerPage; i++) view.setUint32(i * 4, words[first + i]!, true);
+  return bytes;
+}
+
+/** Whether this machine keeps a word's bytes little-endian, as the file does: its words are then used as they are. */
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Words as a log row stores them (little-endian): on a little-endian machine a view of them, not a copy. */
+export function wordBytes(words: Uint32Array): Buffer {
+  if (littleEndian) return Buffer.from(words.buffer, words.byteOffset, words.byteLength);
+  const bytes = Buffer.allocUnsafe(words.length * 4);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  for (let i = 0; i < words.length; i++) view.setUint32(i * 4, words[i]!, true);
+  return bytes;
+}
+
+/** A stored log row's words (`wordBytes` read back): a view of `bytes` where the machine and alignment allow. */
+export function bytesWords(bytes: Uint8Array): Uint32Array {
+  const length = bytes.byteLength >>> 2;
+  if (littleEndian && bytes.byteOffset % 4 === 0)
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, length);
+  const words = new Uint32Array(length);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length * 4);
+  for (let i = 0; i < length; i++) words[i] = view.getUint32(i * 4, true);
+  return words;
 }

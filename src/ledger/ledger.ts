@@ -509,14 +509,18 @@ export class Ledger implements LedgerStore {
   /**
    * The committed batch's keys into the key filter's copy that its merge writes (KeyFilterStore.addAhead): the
    * writer hashes them while the run reads, and the merge reads back only what was not added so. Never fails the
-   * journal, which is committed: without the copy the merge reads the keys back.
+   * journal, which is committed: without the copy the merge reads the keys back. A transaction that may write (the
+   * filter's log, a row at a time).
    */
   #addAhead(targetId: number, batchId: number, keys: JournalBody): void {
     try {
       const entries = JSON.parse(journalText(keys)) as unknown[][];
-      this.#db.transaction(() => this.#filter.addAhead(batchId, targetKeys(targetId, entries)))();
+      this.#guard();
+      this.#db.transaction(() => this.#filter.addAhead(batchId, targetKeys(targetId, entries))).immediate();
     } catch {
-      // The merge reads this batch's keys back (the store keeps no copy that lacks them).
+      // The merge reads this batch's keys back. A copy whose log rows were rolled back (the commit failed) would
+      // write bits the log lacks, and a compaction would lose them: it is dropped whatever failed.
+      this.#filter.forgetAhead();
     }
   }
 
@@ -736,6 +740,8 @@ export class Ledger implements LedgerStore {
         if ((this.#stmt.inflightAny.get() as { any: number }).any === 1) this.#stmt.unflightJournal.run();
         merged += this.#stmt.mergeJournal.run().changes;
         this.#stmt.clearJournal.run();
+        // Last, once the merge's sorter is freed: the compaction's pages are the writer's memory meanwhile.
+        this.#filter.compactIfDue();
         return merged;
       })
       .immediate();

@@ -284,6 +284,21 @@ ALTER TABLE records_v9 RENAME TO records;
 CREATE UNIQUE INDEX records_key ON records (target_id, key);
 ${spanTriggers}`;
 
+/**
+ * v10 (issue 23): the key filter's log (key-filter-store.ts): each key's two hashes as the filter set them, from
+ * which one segment is built in place of many without reading the records table. A ledger that holds records has
+ * no log of them yet: its filter is marked not complete, and the next opener with write access builds it again
+ * from the records (as after v7: ~8 s for 5M records), writing the log with it.
+ */
+const schemaV10 = `
+CREATE TABLE key_filter_log (
+  id     INTEGER PRIMARY KEY,
+  pairs  INTEGER NOT NULL,
+  hashes BLOB    NOT NULL
+) STRICT;
+UPDATE meta SET value = 0 WHERE name = 'key_filter_complete' AND EXISTS (SELECT 1 FROM records);
+`;
+
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
 
@@ -298,6 +313,7 @@ export const ledgerMigrations: readonly Migration[] = [
   schemaV7,
   schemaV8,
   { sql: schemaV9, foreignKeysOff: true },
+  schemaV10,
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copySettledPage } from '../../src/ledger/copy-ledger.js';
-import { KeyFilter, maxPages, newSegment, pageBytes } from '../../src/ledger/key-filter.js';
+import {
+  compactedPages,
+  fillPages,
+  isFull,
+  KeyFilter,
+  maxPages,
+  newSegment,
+  pageBytes,
+} from '../../src/ledger/key-filter.js';
 import { KeyFilterStore, keyFilterSql } from '../../src/ledger/key-filter-store.js';
 import { openLedger } from '../../src/ledger/ledger.js';
 import { targetOf } from '../../src/ledger/target.js';
@@ -88,6 +96,41 @@ describe('KeyFilter', () => {
     for (let n = 0; n < 50_000; n++) expect(copy.mayContain(1, key(n))).toBe(true);
     expect(copy.mayContain(1, 'id:first')).toBe(true);
     expect(() => copy.setPage(0, 0, Buffer.alloc(pageBytes - 1))).toThrow(/page of/);
+  });
+
+  it("hands out every key's hashes once, from which a segment is built a step of pages at a time", () => {
+    const filter = new KeyFilter([newSegment(3)]);
+    for (let n = 0; n < 100_000; n++) filter.add(1 + (n % 2), key(n));
+    expect(filter.unlogged).toBe(100_000);
+    const log = filter.takeLog();
+    expect(log.length).toBe(200_000);
+    expect(filter.unlogged).toBe(0);
+    expect(filter.takeLog().length).toBe(0);
+    // One step of three pages, or steps of one and two pages: the bits the adds set, word for word.
+    const pageWords = filter.segments[0]!.words.length / 3;
+    for (const step of [3, 1, 2]) {
+      const words = new Uint32Array(3 * pageWords);
+      for (let first = 0; first < 3; first += step) {
+        const count = Math.min(step, 3 - first);
+        const part = new Uint32Array(count * pageWords);
+        fillPages(log, 3, first, part);
+        words.set(part, first * pageWords);
+      }
+      expect(words).toEqual(filter.segments[0]!.words);
+    }
+  });
+
+  it('a compacted segment is full from its start: the next key opens a segment of its own', () => {
+    for (const keys of [611_669, 1_000_000, 5_000_000]) {
+      const pages = compactedPages(keys);
+      const compacted = newSegment(pages, keys);
+      expect(isFull(compacted)).toBe(true);
+      // Not a page fewer than it can be: one more page would hold more than its keys.
+      expect(isFull(newSegment(pages + 1, keys))).toBe(false);
+    }
+    const filter = new KeyFilter([newSegment(compactedPages(5_000_000), 5_000_000)]);
+    filter.add(1, 'id:a');
+    expect(filter.segments.map((s) => s.pages)).toEqual([compactedPages(5_000_000), maxPages]);
   });
 });
 
@@ -378,8 +421,102 @@ describe('the key filter in the ledger', () => {
     ]);
     expect(run.lookup(target, keys).size).toBe(1000);
     expect(run.lookup(target, ['id:never']).size).toBe(0);
+    // The rebuild logged every key's hashes: a later compaction builds from them.
+    expect(filterShape(path).logged).toBe(1000);
     run.close();
   });
+
+  /** The file's filter segments (pages, keys) and the keys its log holds. */
+  const filterShape = (path: string) => ({
+    segments: rawRows(path, 'SELECT pages, keys FROM key_filter_segments ORDER BY segment') as {
+      pages: number;
+      keys: number;
+    }[],
+    logged: (rawRows(path, 'SELECT coalesce(sum(pairs), 0) AS n FROM key_filter_log')[0] as { n: number }).n,
+  });
+
+  // 611,668 keys fill a ledger's first three segments (2, 4 and 8 pages): the merge that fills the third compacts.
+  it('a merge that fills a third segment builds one from the log in place of all: every key found, by every reader', () => {
+    const path = join(dir, 'ledger.db');
+    const writer = openLedger(path);
+    const target = writer.target(targetOf('https://crm.example', 'k'));
+    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const held = openLedger(path, { withoutLock: true });
+    const batch = (from: number, count: number) => Array.from({ length: count }, (_, n) => key(from + n));
+    const journaled = (keys: string[], id: string) =>
+      writer.settleBatch(writer.journalBatch(target, run, id, keys.map(entry), '[]'));
+    // Staged records (the per-record path), journaled ones whose hashes the writer logs ahead of their merge (a
+    // log row once 65,536 wait), and one batch whose log row fails: its keys are read back and logged at the merge.
+    const staged = batch(0, 1000);
+    writer.markPending(
+      target,
+      run,
+      staged.map((k) => ({ key: k, contentHash: 'h', payload: '{}', idempotencyKey: 's1' })),
+    );
+    writer.markDelivered(target, staged, 's1');
+    for (let n = 1000; n < 500_000; n += 100_000) journaled(batch(n, 100_000), `b${n}`);
+    writer.merge();
+    expect(filterShape(path).segments.map((s) => s.pages)).toEqual([2, 4, 8]);
+    // Lookups read a key's records row (~10 us a key): a sample of them; the file's filter gets every key.
+    const sample = (keys: string[]) => keys.filter((_, n) => n % 61 === 0);
+    const early = sample(batch(0, 501_000));
+    expect(held.lookup(target, early).size).toBe(early.length);
+    held.lookupsBegin();
+    const failing = retain(new Database(path));
+    keep(failing)
+      .prepare("CREATE TRIGGER no_log BEFORE INSERT ON key_filter_log BEGIN SELECT RAISE(ABORT, 'full'); END")
+      .run();
+    journaled(batch(501_000, 70_000), 'b-failed');
+    keep(failing).prepare('DROP TRIGGER no_log').run();
+    failing.close();
+    journaled(batch(571_000, 60_000), 'b-last');
+    writer.merge();
+    const all = batch(0, 631_000);
+    const compacted = filterShape(path);
+    expect(compacted.logged).toBe(631_000);
+    expect(compacted.segments).toEqual([{ pages: compactedPages(631_000), keys: 631_000 }]);
+    const filter = fileFilter(path);
+    expect(all.filter((k) => !filter?.mayContain(target, k))).toEqual([]);
+    // A reader that held the filter of three segments keeps it; once its lookups are done it reads the new one.
+    expect(held.lookup(target, early).size).toBe(early.length);
+    held.lookupsDone();
+    expect(held.lookup(target, sample(all)).size).toBe(sample(all).length);
+    const fresh = openLedger(path, { withoutLock: true });
+    expect(fresh.lookup(target, sample(all)).size).toBe(sample(all).length);
+    // One segment at 12 bits a key: about one absent key in 200 is a "maybe".
+    const absent = batch(1_000_000, 100_000).filter((k) => filter?.mayContain(target, k)).length;
+    expect(absent).toBeLessThan(1000);
+    // The next keys go to a new segment; the compacted one is never written again.
+    journaled(batch(631_000, 1000), 'b-next');
+    writer.merge();
+    expect(filterShape(path).segments).toEqual([
+      { pages: compactedPages(631_000), keys: 631_000 },
+      { pages: Math.min(compactedPages(631_000) * 2, maxPages), keys: 1000 },
+    ]);
+    const next = fileFilter(path);
+    expect(batch(0, 632_000).filter((k) => !next?.mayContain(target, k))).toEqual([]);
+    expect(fresh.lookup(target, batch(631_000, 1000)).size).toBe(1000);
+    for (const ledger of [held, fresh, writer]) ledger.close();
+  }, 120_000);
+
+  it('a log that lacks keys the segments hold is never compacted from', () => {
+    const path = join(dir, 'ledger.db');
+    const writer = openLedger(path);
+    const target = writer.target(targetOf('https://crm.example', 'k'));
+    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const keys = Array.from({ length: 620_000 }, (_, n) => key(n));
+    writer.settleBatch(writer.journalBatch(target, run, 'b1', keys.slice(0, 300_000).map(entry), '[]'));
+    writer.merge();
+    const raw = retain(new Database(path));
+    keep(raw).prepare('DELETE FROM key_filter_log WHERE id = (SELECT min(id) FROM key_filter_log)').run();
+    raw.close();
+    writer.settleBatch(writer.journalBatch(target, run, 'b2', keys.slice(300_000).map(entry), '[]'));
+    writer.merge();
+    expect(filterShape(path).segments.map((s) => s.pages)).toEqual([2, 4, 8, 16]);
+    const filter = fileFilter(path);
+    expect(keys.filter((k) => !filter?.mayContain(target, k))).toEqual([]);
+    writer.close();
+  }, 120_000);
 
   it("a target merged into another (ledger assign) has its records found under the other's id", () => {
     const path = sqliteV3(dir, 'two-keys', 'https://crm.example');

@@ -43,14 +43,14 @@ function setUp() {
 }
 
 describe('openLedger', () => {
-  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (9)', () => {
+  it('creates the folder 0700 and the file 0600, in WAL mode at the newest schema (10)', () => {
     expect(statSync(join(dir, 'state', 'revimport')).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     setUp();
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
-    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(9);
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(10);
     // A new ledger's pages are 8 KiB: a merge into a large records table writes fewer of them.
     expect(keep(db).prepare('PRAGMA page_size').pluck().get()).toBe(8192);
     db.close();
@@ -86,17 +86,17 @@ describe('openLedger', () => {
       state: 'pending',
       contentHash: 'hash-id:1',
     });
-    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 9 }]);
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 10 }]);
   });
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
-    db.exec('PRAGMA user_version = 10');
+    db.exec('PRAGMA user_version = 11');
     db.close();
     expect(() => {
       ledger = openLedger(path);
-    }).toThrow(/schema version 10, newer than this revimport supports \(9\)/);
+    }).toThrow(/schema version 11, newer than this revimport supports \(10\)/);
     ledger = openLedger(join(dir, 'other.db'));
   });
 

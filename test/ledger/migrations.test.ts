@@ -26,17 +26,18 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (9) on an empty database, once', () => {
+  it('builds the newest schema (10) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(9);
-    expect(ledgerMigrations).toHaveLength(9);
+    expect(version(db)).toBe(10);
+    expect(ledgerMigrations).toHaveLength(10);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
       'delivered_spans',
       'inflight',
+      'key_filter_log',
       'key_filter_pages',
       'key_filter_segments',
       'known_problems',
@@ -61,7 +62,7 @@ describe('migrate', () => {
 
     const db = retain(new Database(path));
     migrate(db, [...ledgerMigrations, 'ALTER TABLE runs ADD COLUMN note TEXT']);
-    expect(version(db)).toBe(10);
+    expect(version(db)).toBe(11);
     expect(
       keep(db).prepare('SELECT key, state, note FROM inflight JOIN runs ON runs.id = run_id').get(),
     ).toEqual({
@@ -78,16 +79,16 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(9);
+    expect(version(db)).toBe(10);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
 
   it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
     const db = retain(new Database(':memory:'));
-    db.exec('PRAGMA user_version = 10');
+    db.exec('PRAGMA user_version = 11');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 10, newer than this revimport supports (9)');
+    expect(() => migrate(db)).toThrow('has schema version 11, newer than this revimport supports (10)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -102,7 +103,7 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(9);
+    expect(version(raw)).toBe(10);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",
@@ -179,7 +180,7 @@ describe('migration 9: records as a rowid table with a unique (target, key) inde
       keep(db).prepare("SELECT sql FROM sqlite_schema WHERE name = 'records'").pluck().get();
     expect(table()).toMatch(/WITHOUT ROWID/);
     migrate(db);
-    expect(version(db)).toBe(9);
+    expect(version(db)).toBe(10);
     expect(rows(db)).toEqual(before);
     expect(table()).not.toMatch(/WITHOUT ROWID/);
     // Appended rows: the key order of the migrated rows is their rowid order.
@@ -235,7 +236,7 @@ describe('migration 9: records as a rowid table with a unique (target, key) inde
     expect(ledger.lookup(1, ['id:z']).get('id:z')).toEqual({ state: 'delivered', contentHash: 'hz2' });
     ledger.close();
     const raw = retain(new Database(join(dir, 'v8.db'), { readonly: true }));
-    expect(version(raw)).toBe(9);
+    expect(version(raw)).toBe(10);
     expect(keep(raw).prepare('SELECT count(*) FROM records WHERE target_id = 1').pluck().get()).toBe(2);
     raw.close();
   });
