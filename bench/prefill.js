@@ -10,7 +10,7 @@ const ENTRIES_PER_CALL = 50_000;
 const ID_OFFSET = 5_000_000_000;
 const PREFILL_URL = 'http://127.0.0.1:1';
 /** Bumped when the ledger's schema changes in place (unreleased): a cached file of another layout is rebuilt. */
-const LAYOUT = 'records-rowid-v10-filter-log';
+const LAYOUT = 'records-rowid-v10-filter-log-sealed';
 
 const isCurrent = (meta, count) => meta.count === count && meta.layout === LAYOUT;
 

@@ -37,14 +37,14 @@ import { paged, prepareAll } from './native.js';
 export const keyFilterSql = {
   state: `SELECT (SELECT value FROM meta WHERE name = 'key_filter_complete') AS complete,
     (SELECT value FROM meta WHERE name = 'key_filter_version') AS version`,
-  segments: 'SELECT segment, pages, keys FROM key_filter_segments ORDER BY segment',
+  segments: 'SELECT segment, pages, keys, sealed FROM key_filter_segments ORDER BY segment',
   // Which pages to read, then each page's bytes alone (one 64 KiB Buffer at a time; no iterator: native.ts).
   pagesSince: 'SELECT segment, page FROM key_filter_pages WHERE version > ?',
   pagesOf: 'SELECT segment, page FROM key_filter_pages WHERE segment = ?',
   pageBits: 'SELECT bits FROM key_filter_pages WHERE segment = ? AND page = ?',
   writePage: `INSERT INTO key_filter_pages (segment, page, version, bits) VALUES (?, ?, ?, ?)
     ON CONFLICT (segment, page) DO UPDATE SET version = excluded.version, bits = excluded.bits`,
-  writeSegment: `INSERT INTO key_filter_segments (segment, pages, keys) VALUES (?, ?, ?)
+  writeSegment: `INSERT INTO key_filter_segments (segment, pages, keys, sealed) VALUES (?, ?, ?, ?)
     ON CONFLICT (segment) DO UPDATE SET keys = excluded.keys`,
   setVersion: `UPDATE meta SET value = ? WHERE name = 'key_filter_version'`,
   setComplete: `UPDATE meta SET value = ? WHERE name = 'key_filter_complete'`,
@@ -76,6 +76,9 @@ const collectEveryBytes = 4 * 1024 * 1024;
 
 /** No journaled batch added ahead (`addMerging` without a copy that matches the file). */
 const noBatches: ReadonlySet<number> = new Set();
+
+/** A stored segment: its index, pages, keys and whether it is sealed (1: a compaction's). */
+type StoredSegment = [number, number, number, number];
 
 /** A stored page: its segment and index. */
 type Page = [number, number];
@@ -112,16 +115,16 @@ export class KeyFilterStore {
       return undefined;
     }
     if (this.#filter && (version === this.#version || this.#held)) return this.#filter;
-    const stored = this.#stmt.segments.all() as [number, number, number][];
+    const stored = this.#stmt.segments.all() as StoredSegment[];
     // A rebuild replaces the segments: a copy whose segments are not a prefix of the file's is read anew.
     const cached = this.#filter?.segments ?? [];
     const prefix = cached.length <= stored.length && cached.every((s, i) => s.pages === stored[i]![1]);
     const filter = prefix && this.#filter ? this.#filter : new KeyFilter();
     const since = filter === this.#filter ? this.#version : -1;
-    for (const [index, pages, keys] of stored) {
+    for (const [index, pages, keys, sealed] of stored) {
       const known = filter.segments[index];
       if (known) known.keys = keys;
-      else filter.segments.push(newSegment(pages, keys));
+      else filter.segments.push(newSegment(pages, keys, false, sealed === 1));
     }
     // One page at a time: all of them at once were 8 MiB of Buffers beside the filter at 5M records.
     this.#read(filter, this.#stmt.pagesSince.all(since) as Page[]);
@@ -214,13 +217,20 @@ export class KeyFilterStore {
    * compacted one: 7 MiB at 5M keys) is not read either: the first key added opens a new one.
    */
   #newestOnly(): KeyFilter {
-    const stored = this.#stmt.segments.all() as [number, number, number][];
+    const stored = this.#stmt.segments.all() as StoredSegment[];
     const filter = new KeyFilter(
-      stored.map(([index, pages, keys]) => newSegment(pages, keys, index < stored.length - 1)),
+      stored.map(([index, pages, keys, sealed]) =>
+        newSegment(pages, keys, index < stored.length - 1 || sealed === 1, sealed === 1),
+      ),
     );
     const newest = filter.segments.at(-1);
     if (newest && isFull(newest))
-      filter.segments[filter.segments.length - 1] = newSegment(newest.pages, newest.keys, true);
+      filter.segments[filter.segments.length - 1] = newSegment(
+        newest.pages,
+        newest.keys,
+        true,
+        newest.sealed,
+      );
     else this.#read(filter, this.#stmt.pagesOf.all(stored.length - 1) as Page[]);
     return filter;
   }
@@ -245,8 +255,8 @@ export class KeyFilterStore {
    * the filter outgrew: not written by this code) is not used.
    */
   compactIfDue(): boolean {
-    const stored = this.#stmt.segments.all() as [number, number, number][];
-    const segments = stored.map(([, pages, keys]) => newSegment(pages, keys, true));
+    const stored = this.#stmt.segments.all() as StoredSegment[];
+    const segments = stored.map(([, pages, keys, sealed]) => newSegment(pages, keys, true, sealed === 1));
     if (segments.filter(isFull).length < compactAt || !this.isComplete()) return false;
     const keys = this.#stmt.logPairs.get() as number;
     if (keys < segments.reduce((sum, segment) => sum + segment.keys, 0)) return false;
@@ -267,7 +277,7 @@ export class KeyFilterStore {
       for (let page = 0; page < count; page++)
         this.#stmt.writePage.run(0, first + page, next, pageOf(part, page, bytes));
     }
-    this.#stmt.writeSegment.run(0, pages, keys);
+    this.#stmt.writeSegment.run(0, pages, keys, 1);
     this.#stmt.setVersion.run(next);
     this.#ahead = undefined;
     this.release();
@@ -335,7 +345,7 @@ export class KeyFilterStore {
       this.#stmt.writePage.run(segment, page, next, filter.page(segment, page, bytes));
     }
     filter.segments.forEach((segment, index) => {
-      this.#stmt.writeSegment.run(index, segment.pages, segment.keys);
+      this.#stmt.writeSegment.run(index, segment.pages, segment.keys, segment.sealed ? 1 : 0);
     });
     this.#stmt.setVersion.run(next);
   }

@@ -286,7 +286,8 @@ ${spanTriggers}`;
 
 /**
  * v10 (issue 23): the key filter's log (key-filter-store.ts): each key's two hashes as the filter set them, from
- * which one segment is built in place of many without reading the records table. A ledger that holds records has
+ * which one segment is built in place of many without reading the records table; that segment is sealed (no key is
+ * added to it after). A ledger that holds records has
  * no log of them yet: its filter is marked not complete, and the next opener with write access builds it again
  * from the records (as after v7: ~8 s for 5M records), writing the log with it.
  */
@@ -296,6 +297,7 @@ CREATE TABLE key_filter_log (
   pairs  INTEGER NOT NULL,
   hashes BLOB    NOT NULL
 ) STRICT;
+ALTER TABLE key_filter_segments ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
 UPDATE meta SET value = 0 WHERE name = 'key_filter_complete' AND EXISTS (SELECT 1 FROM records);
 `;
 

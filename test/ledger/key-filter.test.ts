@@ -120,17 +120,19 @@ describe('KeyFilter', () => {
     }
   });
 
-  it('a compacted segment is full from its start: the next key opens a segment of its own', () => {
-    for (const keys of [611_669, 1_000_000, 5_000_000]) {
-      const pages = compactedPages(keys);
-      const compacted = newSegment(pages, keys);
-      expect(isFull(compacted)).toBe(true);
-      // Not a page fewer than it can be: one more page would hold more than its keys.
-      expect(isFull(newSegment(pages + 1, keys))).toBe(false);
-    }
-    const filter = new KeyFilter([newSegment(compactedPages(5_000_000), 5_000_000)]);
+  it('a compacted segment is sealed: at 16 bits a key, the next key opens a segment of its own', () => {
+    const pages = compactedPages(5_000_000);
+    // 16 bits a key: 7.6 MiB for 5M keys, room (at the 12 bits of the others) for 6.6M.
+    expect(pages).toBe(153);
+    const compacted = newSegment(pages, 5_000_000, false, true);
+    expect(compacted.capacity).toBeGreaterThan(5_000_000);
+    expect(isFull(compacted)).toBe(true);
+    expect(isFull(newSegment(pages, 5_000_000))).toBe(false);
+    const filter = new KeyFilter([compacted]);
     filter.add(1, 'id:a');
-    expect(filter.segments.map((s) => s.pages)).toEqual([compactedPages(5_000_000), maxPages]);
+    expect(filter.segments.map((s) => s.pages)).toEqual([pages, maxPages]);
+    expect(filter.segments[0]!.keys).toBe(5_000_000);
+    expect(filter.mayContain(1, 'id:a')).toBe(true);
   });
 });
 
@@ -428,9 +430,10 @@ describe('the key filter in the ledger', () => {
 
   /** The file's filter segments (pages, keys) and the keys its log holds. */
   const filterShape = (path: string) => ({
-    segments: rawRows(path, 'SELECT pages, keys FROM key_filter_segments ORDER BY segment') as {
+    segments: rawRows(path, 'SELECT pages, keys, sealed FROM key_filter_segments ORDER BY segment') as {
       pages: number;
       keys: number;
+      sealed: number;
     }[],
     logged: (rawRows(path, 'SELECT coalesce(sum(pairs), 0) AS n FROM key_filter_log')[0] as { n: number }).n,
   });
@@ -474,7 +477,7 @@ describe('the key filter in the ledger', () => {
     const all = batch(0, 631_000);
     const compacted = filterShape(path);
     expect(compacted.logged).toBe(631_000);
-    expect(compacted.segments).toEqual([{ pages: compactedPages(631_000), keys: 631_000 }]);
+    expect(compacted.segments).toEqual([{ pages: compactedPages(631_000), keys: 631_000, sealed: 1 }]);
     const filter = fileFilter(path);
     expect(all.filter((k) => !filter?.mayContain(target, k))).toEqual([]);
     // A reader that held the filter of three segments keeps it; once its lookups are done it reads the new one.
@@ -483,15 +486,15 @@ describe('the key filter in the ledger', () => {
     expect(held.lookup(target, sample(all)).size).toBe(sample(all).length);
     const fresh = openLedger(path, { withoutLock: true });
     expect(fresh.lookup(target, sample(all)).size).toBe(sample(all).length);
-    // One segment at 12 bits a key: about one absent key in 200 is a "maybe".
+    // One segment at 16 bits a key: about one absent key in 800 is a "maybe".
     const absent = batch(1_000_000, 100_000).filter((k) => filter?.mayContain(target, k)).length;
-    expect(absent).toBeLessThan(1000);
+    expect(absent).toBeLessThan(250);
     // The next keys go to a new segment; the compacted one is never written again.
     journaled(batch(631_000, 1000), 'b-next');
     writer.merge();
     expect(filterShape(path).segments).toEqual([
-      { pages: compactedPages(631_000), keys: 631_000 },
-      { pages: Math.min(compactedPages(631_000) * 2, maxPages), keys: 1000 },
+      { pages: compactedPages(631_000), keys: 631_000, sealed: 1 },
+      { pages: maxPages, keys: 1000, sealed: 0 },
     ]);
     const next = fileFilter(path);
     expect(batch(0, 632_000).filter((k) => !next?.mayContain(target, k))).toEqual([]);
