@@ -12,9 +12,9 @@
 //
 // The log (migrations.ts v10): every key's two hashes, as the filter had them, in rows of up to `logRowPairs`,
 // written in the transaction that writes the pages holding it or before (`addAhead`): the log holds every key of
-// the filter, perhaps some twice. From it `compact` builds one segment in place of all (a push into a ledger of
+// the filter, perhaps some twice. From it `compactIfDue` builds one segment in place of all (a push into a ledger of
 // 5M records probed seven segments, a cold cache line each, and met seven times the "maybe" of one: bench/README.md,
-// "Session 36"), without reading a key of the records table: ~0.3 s at 5M keys against ~8 s for their scan.
+// "Session 36"), without reading a key of the records table: ~1.2 s at 5M keys against ~8 s for their scan.
 import type Database from 'better-sqlite3';
 import { collectGarbage } from '../collect-garbage.js';
 import {
@@ -67,7 +67,7 @@ type Statements = { [name in keyof typeof keyFilterSql]: Database.Statement };
 
 /**
  * Full segments that make a compaction (`compactIfDue`): a ledger's first three (2, 4 and 8 pages: ~612,000 keys),
- * then the compacted one and two of `maxPages` (2.8M keys more). A lookup probes at most four segments.
+ * then the compacted one and two of `maxPages` (2.8M keys more). After a merge a lookup probes at most three segments.
  */
 const compactAt = 3;
 
