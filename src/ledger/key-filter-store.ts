@@ -218,21 +218,15 @@ export class KeyFilterStore {
    */
   #newestOnly(): KeyFilter {
     const stored = this.#stmt.segments.all() as StoredSegment[];
-    const filter = new KeyFilter(
-      stored.map(([index, pages, keys, sealed]) =>
-        newSegment(pages, keys, index < stored.length - 1 || sealed === 1, sealed === 1),
-      ),
-    );
-    const newest = filter.segments.at(-1);
-    if (newest && isFull(newest))
-      filter.segments[filter.segments.length - 1] = newSegment(
-        newest.pages,
-        newest.keys,
-        true,
-        newest.sealed,
-      );
-    else this.#read(filter, this.#stmt.pagesOf.all(stored.length - 1) as Page[]);
-    return filter;
+    const segments = stored.map(([, pages, keys, sealed]) => newSegment(pages, keys, true, sealed === 1));
+    const newest = segments.at(-1);
+    if (newest && !isFull(newest)) {
+      segments[segments.length - 1] = newSegment(newest.pages, newest.keys);
+      const filter = new KeyFilter(segments);
+      this.#read(filter, this.#stmt.pagesOf.all(stored.length - 1) as Page[]);
+      return filter;
+    }
+    return new KeyFilter(segments);
   }
 
   /** Adds the pairs to `filter`, writing its hashes to the log a row at a time (in the caller's transaction). */

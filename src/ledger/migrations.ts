@@ -287,9 +287,9 @@ ${spanTriggers}`;
 /**
  * v10 (issue 23): the key filter's log (key-filter-store.ts): each key's two hashes as the filter set them, from
  * which one segment is built in place of many without reading the records table; that segment is sealed (no key is
- * added to it after). A ledger that holds records has
- * no log of them yet: its filter is marked not complete, and the next opener with write access builds it again
- * from the records (as after v7: ~8 s for 5M records), writing the log with it.
+ * added to it after). A ledger that holds records has no log of them yet: its filter is marked not complete, and the
+ * next opener with write access builds it again from the records (as after v7: ~8 s for 5M records), writing the log
+ * with it.
  */
 const schemaV10 = `
 CREATE TABLE key_filter_log (
