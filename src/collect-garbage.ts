@@ -24,5 +24,5 @@ export function collectGarbage(): void {
   exposed();
 }
 
-/** The `gc` of the one context made for it, kept: a compaction collects every few MiB it reads. */
+/** The `gc` of the one context made for it, kept: a compaction collects every MiB of log it reads. */
 let exposed: (() => void) | undefined;

@@ -178,7 +178,7 @@ export class KeyFilterStore {
    * Adds the pairs of journaled batch `batch` to a newest-only copy kept in memory, not to the file: the merge that
    * moves the batch into records writes them with its own (`addMerging`) instead of reading the batch's keys back
    * and hashing them then, on the run's critical path (issue 23: 1-2 s of a 1M-record final merge). Called once
-   * the batch is committed, in a read transaction. The copy stands for the file version it was read at: after
+   * the batch is committed, in a transaction that writes only the log's rows. The copy stands for the file version it was read at: after
    * any other write of the filter a new copy starts, and the batches of the old one are read at their merge. A
    * key added here whose batch never reaches records costs a probe of records, never a key: the filter may only
    * hold more than records. The keys' hashes go to the log (in the caller's transaction, which writes) once a row's
@@ -214,7 +214,7 @@ export class KeyFilterStore {
 
   /**
    * The filter with only its newest segment's bits read: to add to, never to look up in. A full newest segment (a
-   * compacted one: 7 MiB at 5M keys) is not read either: the first key added opens a new one.
+   * compacted one: 9.6 MiB at 5M keys) is not read either: the first key added opens a new one.
    */
   #newestOnly(): KeyFilter {
     const stored = this.#stmt.segments.all() as StoredSegment[];
@@ -245,8 +245,9 @@ export class KeyFilterStore {
 
   /**
    * Replaces every segment by one sized for the log's keys and built from it, in the caller's write transaction,
-   * once `compactAt` segments are full; false when it did not. A log that holds fewer keys than the segments (one
-   * the filter outgrew: not written by this code) is not used.
+   * once `compactAt` segments are full; false when it did not. A log that holds fewer pairs than the segments hold
+   * keys is not used: a coarse check against a log that lost rows (a hand edit, a damaged copy), not a proof, as a
+   * key may be logged twice (its batch's copy dropped after a row of it was logged, a record delivered again).
    */
   compactIfDue(): boolean {
     const stored = this.#stmt.segments.all() as StoredSegment[];

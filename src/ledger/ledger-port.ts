@@ -32,7 +32,7 @@ export interface LedgerPort {
    * earlier runs is merged already (resend.ts), and the in-run duplicate checks stop a repeated conversionId, and
    * a record without one past its file's count of it, before the lookup (checked-rows.ts, content-counts.ts). So
    * the lookups may keep SQLite's key filter as it stands at the first (what earlier runs delivered) and skip the
-   * pages this run's own merges add: 7.9 MiB at 5M records. Optional: a memory hint only.
+   * pages this run's own merges add: 9.7 MiB at 5M records. Optional: a memory hint only.
    */
   lookupsBegin?(): void;
   /**

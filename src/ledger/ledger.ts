@@ -332,7 +332,7 @@ export class Ledger implements LedgerStore {
   }
 
   /**
-   * LedgerPort.lookupsDone: the key filter's copy (7.9 MiB at 5M records) and the connection's page cache are
+   * LedgerPort.lookupsDone: the key filter's copy (9.7 MiB at 5M records) and the connection's page cache are
    * dropped; a later lookup reads them again.
    */
   lookupsDone(): void {
@@ -511,7 +511,8 @@ export class Ledger implements LedgerStore {
    * writer hashes them while the run reads, and the merge reads back only what was not added so. Never fails the
    * journal, which is committed: without the copy the merge reads the keys back. A read transaction that writes
    * once a log row's worth of hashes waits (one batch in ~128): an immediate one for every batch cost the journal
-   * 2-6 % (1M keys journaled in 512s).
+   * 2-6 % (1M keys journaled in 512s). Its write fails at once if another connection wrote meanwhile (SQLite does
+   * not wait to turn a read into a write): the copy is then dropped, and the merge reads its batches back.
    */
   #addAhead(targetId: number, batchId: number, keys: JournalBody): void {
     try {

@@ -287,9 +287,10 @@ ${spanTriggers}`;
 /**
  * v10 (issue 23): the key filter's log (key-filter-store.ts): each key's two hashes as the filter set them, from
  * which one segment is built in place of many without reading the records table; that segment is sealed (no key is
- * added to it after). A ledger that holds records has no log of them yet: its filter is marked not complete, and the
- * next opener with write access builds it again from the records (as after v7: ~8 s for 5M records), writing the log
- * with it.
+ * added to it after). A ledger that holds records, or whose filter holds keys (a rejection of a key found nowhere adds
+ * it), has no log of them yet: its filter is marked not complete, and the next opener with write access builds it
+ * again from the records (as after v7: ~8 s for 5M records), writing the log with it; without that, the log would
+ * hold fewer keys than the segments and no compaction would ever run.
  */
 const schemaV10 = `
 CREATE TABLE key_filter_log (
@@ -298,7 +299,8 @@ CREATE TABLE key_filter_log (
   hashes BLOB    NOT NULL
 ) STRICT;
 ALTER TABLE key_filter_segments ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;
-UPDATE meta SET value = 0 WHERE name = 'key_filter_complete' AND EXISTS (SELECT 1 FROM records);
+UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'
+  AND (EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM key_filter_segments WHERE keys > 0));
 `;
 
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */

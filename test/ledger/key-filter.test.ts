@@ -18,6 +18,7 @@ import {
 } from '../../src/ledger/key-filter.js';
 import { KeyFilterStore, keyFilterSql } from '../../src/ledger/key-filter-store.js';
 import { openLedger } from '../../src/ledger/ledger.js';
+import { ledgerMigrations, migrate } from '../../src/ledger/migrations.js';
 import { targetOf } from '../../src/ledger/target.js';
 import type { JournalEntry } from '../../src/ledger/types.js';
 import { sqliteV3 } from '../helpers/ledger-v3.js';
@@ -122,7 +123,7 @@ describe('KeyFilter', () => {
 
   it('a compacted segment is sealed: at 16 bits a key, the next key opens a segment of its own', () => {
     const pages = compactedPages(5_000_000);
-    // 16 bits a key: 7.6 MiB for 5M keys, room (at the 12 bits of the others) for 6.6M.
+    // 16 bits a key: 9.6 MiB for 5M keys, room (at the 12 bits of the others) for 6.6M.
     expect(pages).toBe(153);
     const compacted = newSegment(pages, 5_000_000, false, true);
     expect(compacted.capacity).toBeGreaterThan(5_000_000);
@@ -445,6 +446,7 @@ describe('the key filter in the ledger', () => {
     const target = writer.target(targetOf('https://crm.example', 'k'));
     const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
     const held = openLedger(path, { withoutLock: true });
+    const plain = openLedger(path, { withoutLock: true });
     const batch = (from: number, count: number) => Array.from({ length: count }, (_, n) => key(from + n));
     const journaled = (keys: string[], id: string) =>
       writer.settleBatch(writer.journalBatch(target, run, id, keys.map(entry), '[]'));
@@ -464,6 +466,7 @@ describe('the key filter in the ledger', () => {
     const sample = (keys: string[]) => keys.filter((_, n) => n % 61 === 0);
     const early = sample(batch(0, 501_000));
     expect(held.lookup(target, early).size).toBe(early.length);
+    expect(plain.lookup(target, early).size).toBe(early.length);
     held.lookupsBegin();
     const failing = retain(new Database(path));
     keep(failing)
@@ -486,6 +489,8 @@ describe('the key filter in the ledger', () => {
     expect(held.lookup(target, sample(all)).size).toBe(sample(all).length);
     const fresh = openLedger(path, { withoutLock: true });
     expect(fresh.lookup(target, sample(all)).size).toBe(sample(all).length);
+    // A reader whose copy of three segments is no prefix of the file's one reads the filter anew.
+    expect(plain.lookup(target, sample(all)).size).toBe(sample(all).length);
     // One segment at 16 bits a key: about one absent key in 800 is a "maybe".
     const absent = batch(1_000_000, 100_000).filter((k) => filter?.mayContain(target, k)).length;
     expect(absent).toBeLessThan(250);
@@ -499,7 +504,7 @@ describe('the key filter in the ledger', () => {
     const next = fileFilter(path);
     expect(batch(0, 632_000).filter((k) => !next?.mayContain(target, k))).toEqual([]);
     expect(fresh.lookup(target, batch(631_000, 1000)).size).toBe(1000);
-    for (const ledger of [held, fresh, writer]) ledger.close();
+    for (const ledger of [held, plain, fresh, writer]) ledger.close();
   }, 120_000);
 
   it('a log that lacks keys the segments hold is never compacted from', () => {
@@ -520,6 +525,21 @@ describe('the key filter in the ledger', () => {
     expect(keys.filter((k) => !filter?.mayContain(target, k))).toEqual([]);
     writer.close();
   }, 120_000);
+
+  it('a ledger at schema 9 whose filter holds keys but whose records table is empty gets its filter built again', () => {
+    const path = join(dir, 'v9.db');
+    const v9 = retain(new Database(path));
+    migrate(v9, ledgerMigrations.slice(0, 9));
+    // A rejection of a key found nowhere adds it to the filter and nothing to records.
+    keep(v9).prepare('INSERT INTO key_filter_segments (segment, pages, keys) VALUES (0, 2, 5)').run();
+    v9.close();
+    openLedger(path).close();
+    expect(rawRows(path, "SELECT value FROM meta WHERE name = 'key_filter_complete'")).toEqual([
+      { value: 1 },
+    ]);
+    // Built again from the (empty) records: no segment claims keys the log lacks, so compactions can run.
+    expect(filterShape(path)).toEqual({ segments: [], logged: 0 });
+  });
 
   it("a target merged into another (ledger assign) has its records found under the other's id", () => {
     const path = sqliteV3(dir, 'two-keys', 'https://crm.example');
