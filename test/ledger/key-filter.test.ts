@@ -30,6 +30,17 @@ const key = (n: number) =>
     ? `id:ORD-${(Math.imul(n, 0x9e3779b1) >>> 0).toString().padStart(10, '0')}`
     : `id:${(Math.imul(n, 0x85ebca6b) >>> 0).toString(16)}-${n.toString(36)}-4a1b-9c2d`;
 
+/** `count` keys from the `from`th. */
+const batch = (from: number, count: number) => Array.from({ length: count }, (_, n) => key(from + n));
+
+/** A ledger opened for writing at `path`, with one target and a push run begun on it. */
+function writerAt(path: string) {
+  const writer = openLedger(path);
+  const target = writer.target(targetOf('https://crm.example', 'k'));
+  const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+  return { writer, target, run };
+}
+
 describe('KeyFilter', () => {
   it('finds every key it was given, across segments and targets', () => {
     const filter = new KeyFilter();
@@ -177,9 +188,7 @@ describe('the key filter in the ledger', () => {
   const readerAndWriter = () => {
     const path = join(dir, 'ledger.db');
     const reader = openLedger(path, { withoutLock: true });
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const { writer, target, run } = writerAt(path);
     writer.settleBatch(writer.journalBatch(target, run, 'b1', [entry('id:1')], '[]'));
     writer.merge();
     return { reader, writer, target, run };
@@ -203,9 +212,7 @@ describe('the key filter in the ledger', () => {
   // A merge reads the journal's keys a few rows at a time (statements.ts journalKeys): every page's keys go in.
   it("a merge adds every delivered journal row's keys to the file's filter, page after page", () => {
     const path = join(dir, 'ledger.db');
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const { writer, target, run } = writerAt(path);
     const delivered: string[] = [];
     for (let batch = 0; batch < 9; batch++) {
       const keys = Array.from({ length: 40 }, (_, i) => key(batch * 40 + i));
@@ -238,9 +245,7 @@ describe('the key filter in the ledger', () => {
   /** A writer, its target and run, and 200 keys journaled and delivered in 5 batches. */
   const journaledAhead = () => {
     const path = join(dir, 'ledger.db');
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const { writer, target, run } = writerAt(path);
     const keys = Array.from({ length: 200 }, (_, i) => key(i));
     for (let batch = 0; batch < 5; batch++) {
       const entries = keys.slice(batch * 40, (batch + 1) * 40).map(entry);
@@ -383,11 +388,8 @@ describe('the key filter in the ledger', () => {
 
   it("a reader's copy follows the writer's new segments and a rebuild", () => {
     const path = join(dir, 'ledger.db');
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const { writer, target, run } = writerAt(path);
     const reader = openLedger(path, { withoutLock: true });
-    const batch = (from: number, count: number) => Array.from({ length: count }, (_, n) => key(from + n));
     const deliver = (keys: string[], id: string) => {
       writer.settleBatch(writer.journalBatch(target, run, id, keys.map(entry), '[]'));
       writer.merge();
@@ -442,12 +444,9 @@ describe('the key filter in the ledger', () => {
   // 611,668 keys fill a ledger's first three segments (2, 4 and 8 pages): the merge that fills the third compacts.
   it('a merge that fills a third segment builds one from the log in place of all: every key found, by every reader', () => {
     const path = join(dir, 'ledger.db');
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const { writer, target, run } = writerAt(path);
     const held = openLedger(path, { withoutLock: true });
     const plain = openLedger(path, { withoutLock: true });
-    const batch = (from: number, count: number) => Array.from({ length: count }, (_, n) => key(from + n));
     const journaled = (keys: string[], id: string) =>
       writer.settleBatch(writer.journalBatch(target, run, id, keys.map(entry), '[]'));
     // Staged records (the per-record path), journaled ones whose hashes the writer logs ahead of their merge (a
@@ -509,9 +508,7 @@ describe('the key filter in the ledger', () => {
 
   it('a log that lacks keys the segments hold is never compacted from', () => {
     const path = join(dir, 'ledger.db');
-    const writer = openLedger(path);
-    const target = writer.target(targetOf('https://crm.example', 'k'));
-    const run = writer.beginRun({ command: 'push', files: ['a.csv'] });
+    const { writer, target, run } = writerAt(path);
     const keys = Array.from({ length: 620_000 }, (_, n) => key(n));
     writer.settleBatch(writer.journalBatch(target, run, 'b1', keys.slice(0, 300_000).map(entry), '[]'));
     writer.merge();
