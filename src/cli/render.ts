@@ -3,6 +3,7 @@ import { quote } from '../quote.js';
 import { localDay } from '../report/rejects-path.js';
 import type { GuardComparison } from '../report/run-report.js';
 import type { ErrorExample, Summary } from '../report/summary.js';
+import { byCodeUnits } from '../text-order.js';
 import { explainCodes } from './system-errors.js';
 
 /** `1 row`, `2 rows`; `counted(1, 'batch', 'batches')`. */
@@ -70,7 +71,7 @@ export function renderSummary(summary: Summary, options: RenderOptions = {}): st
   const seconds = (summary.durationMs / 1000).toFixed(1);
   const skipped = summary.skipped
     ? `, ${summary.skipped} skipped (${Object.entries(summary.skippedReasons)
-        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0]))
         .map(([reason, count]) => `${count} ${reason}`)
         .join(', ')})`
     : '';

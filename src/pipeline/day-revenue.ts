@@ -6,6 +6,7 @@ import { minorUnits } from '../record/currency.js';
 import type { ConversionRecord } from '../record/fields.js';
 import { dayText, recordDay } from '../record/local-day.js';
 import type { DayRevenue } from '../report/run-report.js';
+import { byCodeUnits } from '../text-order.js';
 
 /** Days an array of one currency may span; a day farther out (a stray year) goes to `far`. */
 const MAX_SPAN = 4000;
@@ -56,7 +57,7 @@ export class DayRevenueTally {
         out.push({ day: dayText(day), currency, records: n, value: sum / scale });
     }
     return out.sort((a, b) =>
-      a.day === b.day ? a.currency.localeCompare(b.currency) : a.day < b.day ? -1 : 1,
+      a.day === b.day ? byCodeUnits(a.currency, b.currency) : a.day < b.day ? -1 : 1,
     );
   }
 

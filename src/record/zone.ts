@@ -1,8 +1,8 @@
 // UTC offsets of IANA zones: offset at an instant and local wall time -> UTC, exact and cached so the
-// per-row cost is a Map lookup and some arithmetic (Intl is only called to fill the caches).
+// per-row cost is a Map lookup and some arithmetic (a zone clock is only read to fill the caches).
 //
 // Cache design. Per zone, `utcDays` holds for each UTC day either its one offset (a number) or, on a day
-// with a transition, the exact instants where the offset changes. A day is filled by sampling Intl at
+// with a transition, the exact instants where the offset changes. A day is filled by sampling the clock at
 // every whole hour and bisecting (to the second) every hour whose two ends differ, so every transition
 // is found unless two cancel out within one hour, which tzdb never does. `localDays` holds, per local
 // date, the offset when the offset is the same over the three UTC days around it: then `local - offset`
@@ -10,11 +10,26 @@
 // it holds the offsets seen in that window and each row is solved exactly: an offset `o` is valid when
 // offsetAt(local - o) === o; none is a DST gap, two are an overlap (we take the larger offset, i.e. the
 // earlier instant).
+//
+// The clock. Offsets come from Node's ICU either way: by default through an Intl.DateTimeFormat per zone
+// (`intlClock`); the CLI's main thread installs the process's own clock (cli/zone-clock.ts: the zone set as
+// TZ for one read, the instants' local fields read from Date), which gives the same offsets without the 7 MiB
+// of ICU's formatting data that any Intl formatter loads (issue 23, "memory flat").
 import { detached } from '../detached.js';
 import { MS_PER_DAY, wallMs } from './calendar.js';
 import { canonicalZone } from './zone-name.js';
 
 export { canonicalZone, fixedOffsetZone, isValidZone, parseOffset, scanOffset } from './zone-name.js';
+
+/** The zone's offset (ms, east-positive) at a whole second. */
+export type OffsetReader = (second: number) => number;
+
+/** Where a zone's offsets are read: `read` hands `use` a reader for the zone, valid only during the call. */
+export interface ZoneClock {
+  read<T>(zone: string, use: (offsetAt: OffsetReader) => T): T;
+  /** UTC days filled by one read (a read that costs more than its samples fills more days at once). */
+  readonly daysPerRead: number;
+}
 
 interface Transitions {
   /** starts[0] is the day's start; offsets[i] (ms) holds from starts[i]. */
@@ -25,7 +40,7 @@ interface Transitions {
 interface ZoneState {
   /** The offset in ms of a zone that never changes (UTC, Etc/GMT±N), NaN otherwise. */
   fixed: number;
-  format: Intl.DateTimeFormat | undefined;
+  canonical: string;
   utcDays: Map<number, number | Transitions>;
   /** Offset of a quiet local day, or the candidate offsets (largest first) near a transition. */
   localDays: Map<number, number | number[]>;
@@ -54,21 +69,9 @@ function zoneState(zone: string): ZoneState {
   if (canonical === undefined) throw new RangeError(`Unknown time zone: ${JSON.stringify(zone)}`);
   let state = statesByCanonical.get(canonical);
   if (state === undefined) {
-    const fixed = etcOffsetMs(canonical);
     state = {
-      fixed,
-      format: Number.isNaN(fixed)
-        ? new Intl.DateTimeFormat('en-US', {
-            timeZone: canonical,
-            hourCycle: 'h23',
-            year: 'numeric',
-            month: 'numeric',
-            day: 'numeric',
-            hour: 'numeric',
-            minute: 'numeric',
-            second: 'numeric',
-          })
-        : undefined,
+      fixed: etcOffsetMs(canonical),
+      canonical,
       utcDays: new Map(),
       localDays: new Map(),
     };
@@ -79,9 +82,8 @@ function zoneState(zone: string): ZoneState {
 }
 
 /** The offset (ms) at a whole second, from Intl: "M/D/YYYY, HH:mm:ss" read as a UTC wall time. */
-function sampleOffset(format: Intl.DateTimeFormat, second: number): number {
-  const at = Math.max(second, MIN_SAMPLE_MS);
-  const text = format.format(at);
+function formattedOffset(format: Intl.DateTimeFormat, second: number): number {
+  const text = format.format(second);
   let month = 0;
   let day = 0;
   let year = 0;
@@ -102,7 +104,7 @@ function sampleOffset(format: Intl.DateTimeFormat, second: number): number {
       else if (field === 3) hour = value;
       else if (field === 4) minute = value;
       field++;
-      if (field === 6) return wallMs(year, month, day, hour, minute, value, 0) - at;
+      if (field === 6) return wallMs(year, month, day, hour, minute, value, 0) - second;
       value = 0;
       inNumber = false;
     }
@@ -110,9 +112,49 @@ function sampleOffset(format: Intl.DateTimeFormat, second: number): number {
   throw new Error(`Unexpected Intl date format: ${text}`);
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** Offsets from an Intl.DateTimeFormat per zone: works on any thread, loads ICU's formatting data. */
+export const intlClock: ZoneClock = {
+  daysPerRead: 1,
+  read(zone, use) {
+    let format = formats.get(zone);
+    if (format === undefined) {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+      formats.set(zone, format);
+    }
+    const chosen = format;
+    return use((second) => formattedOffset(chosen, second));
+  },
+};
+
+let clock: ZoneClock = intlClock;
+
+/**
+ * Sets where offsets are read from (the CLI's main thread: cli/zone-clock.ts); the caches filled so far stay
+ * (every clock gives the same offsets).
+ */
+export function useZoneClock(next: ZoneClock): void {
+  clock = next;
+}
+
+/** The offset at a whole second, before year 1 the offset of year 1's start (Intl writes no earlier year). */
+function sampled(offsetAt: OffsetReader, second: number): number {
+  return offsetAt(Math.max(second, MIN_SAMPLE_MS));
+}
+
 /** Adds the transitions in (a, b] where the offset goes from `oa` to `ob`, in time order. */
 function refine(
-  format: Intl.DateTimeFormat,
+  offsetAt: OffsetReader,
   a: number,
   oa: number,
   b: number,
@@ -125,24 +167,23 @@ function refine(
     return;
   }
   const mid = a + Math.floor((b - a) / 2000) * 1000;
-  const om = sampleOffset(format, mid);
-  if (om !== oa) refine(format, a, oa, mid, om, out);
-  if (om !== ob) refine(format, mid, om, b, ob, out);
+  const om = sampled(offsetAt, mid);
+  if (om !== oa) refine(offsetAt, a, oa, mid, om, out);
+  if (om !== ob) refine(offsetAt, mid, om, b, ob, out);
 }
 
-function utcDay(state: ZoneState, format: Intl.DateTimeFormat, dayIndex: number): number | Transitions {
-  const cached = state.utcDays.get(dayIndex);
-  if (cached !== undefined) return cached;
+/** The UTC day's offset, or its transitions, from the clock. */
+function readDay(offsetAt: OffsetReader, dayIndex: number): number | Transitions {
   const start = dayIndex * MS_PER_DAY;
-  const first = sampleOffset(format, start);
+  const first = sampled(offsetAt, start);
   let entry: number | Transitions = first;
   let previous = first;
   for (let hour = 1; hour <= 24; hour++) {
     const at = start + hour * HOUR;
-    const offset = sampleOffset(format, at);
+    const offset = sampled(offsetAt, at);
     if (offset !== previous) {
       if (typeof entry === 'number') entry = { starts: [start], offsets: [first] };
-      refine(format, at - HOUR, previous, at, offset, entry);
+      refine(offsetAt, at - HOUR, previous, at, offset, entry);
       previous = offset;
     }
   }
@@ -152,14 +193,27 @@ function utcDay(state: ZoneState, format: Intl.DateTimeFormat, dayIndex: number)
     entry.offsets.pop();
     if (entry.starts.length === 1) entry = first;
   }
-  if (state.utcDays.size >= MAX_DAYS_PER_ZONE) state.utcDays.clear();
-  state.utcDays.set(dayIndex, entry);
   return entry;
+}
+
+/** The UTC day's entry; a miss reads the clock once for the `daysPerRead` days around it not cached yet. */
+function utcDay(state: ZoneState, dayIndex: number): number | Transitions {
+  const cached = state.utcDays.get(dayIndex);
+  if (cached !== undefined) return cached;
+  const days = clock.daysPerRead;
+  const first = dayIndex - (((dayIndex % days) + days) % days);
+  if (state.utcDays.size + days > MAX_DAYS_PER_ZONE) state.utcDays.clear();
+  return clock.read(state.canonical, (offsetAt) => {
+    for (let day = first; day < first + days; day++) {
+      if (!state.utcDays.has(day)) state.utcDays.set(day, readDay(offsetAt, day));
+    }
+    return state.utcDays.get(dayIndex)!;
+  });
 }
 
 function offsetMsAt(state: ZoneState, utcMs: number): number {
   if (!Number.isNaN(state.fixed)) return state.fixed;
-  const entry = utcDay(state, state.format!, Math.floor(utcMs / MS_PER_DAY));
+  const entry = utcDay(state, Math.floor(utcMs / MS_PER_DAY));
   if (typeof entry === 'number') return entry;
   let i = entry.starts.length - 1;
   while (i > 0 && entry.starts[i]! > utcMs) i--;
@@ -169,10 +223,9 @@ function offsetMsAt(state: ZoneState, utcMs: number): number {
 function localDay(state: ZoneState, dayIndex: number): number | number[] {
   const cached = state.localDays.get(dayIndex);
   if (cached !== undefined) return cached;
-  const format = state.format!;
   const offsets: number[] = [];
   for (let d = dayIndex - 1; d <= dayIndex + 1; d++) {
-    const entry = utcDay(state, format, d);
+    const entry = utcDay(state, d);
     for (const offset of typeof entry === 'number' ? [entry] : entry.offsets) {
       if (!offsets.includes(offset)) offsets.push(offset);
     }

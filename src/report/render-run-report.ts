@@ -2,6 +2,7 @@
 // no URL to fetch (the CSP forbids any), so it opens the same offline, from a mail or an archive, years later.
 // Pure: a RunReport in, the page out; every text escaped.
 import { pathToFileURL } from 'node:url';
+import { byCodeUnits } from '../text-order.js';
 import { escapeHtml } from './html-text.js';
 import { formatAmount, renderRevenueChart, seriesOf } from './revenue-chart.js';
 import type { GuardComparison, RunReport, ValueStats } from './run-report.js';
@@ -106,7 +107,7 @@ function countsSection(report: RunReport): string {
 }
 
 function reasonsSection(title: string, id: string, reasons: Record<string, number>): string {
-  const entries = Object.entries(reasons).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const entries = Object.entries(reasons).sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0]));
   const body =
     entries.length === 0
       ? '<p class="empty">None.</p>'

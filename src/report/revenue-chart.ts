@@ -1,6 +1,7 @@
 // The run report's chart (issue 25): revenue per day as an inline SVG bar chart, one panel per currency
 // (amounts in two currencies share no scale), days aligned across panels. Pure: text in, text out, no
 // library and no script, so the page needs nothing but itself to be seen.
+import { groupedNumber } from '../grouped-number.js';
 import { escapeHtml } from './html-text.js';
 import type { DayRevenue } from './run-report.js';
 
@@ -114,7 +115,7 @@ export function axisScale(values: readonly number[]): AxisScale {
 
 /** `12,345.5`: grouped, up to 3 decimals (JPY 0, USD 2, KWD 3), the same in every locale. */
 export function formatAmount(value: number): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+  return groupedNumber(value, 3);
 }
 
 function round(value: number): number {

@@ -1,5 +1,7 @@
 // The run's result: counts, per-currency totals (summed exactly in minor units) and errors grouped by
 // reason with a few examples. Pure; the CLI renders it as text or as the --json object.
+
+import { byCodeUnits } from '../text-order.js';
 import type { Rejection } from './rejection.js';
 import type { GuardComparison } from './run-report.js';
 
@@ -155,7 +157,7 @@ export class ErrorCollector {
 
   /** Largest groups first; ties by reason for a stable output. */
   groups(): ErrorGroup[] {
-    return [...this.#groups.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+    return [...this.#groups.values()].sort((a, b) => b.count - a.count || byCodeUnits(a.reason, b.reason));
   }
 }
 

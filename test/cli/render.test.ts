@@ -72,8 +72,8 @@ describe('renderSummary', () => {
       { userAgent: 't', now: () => 0 },
     );
     const text = renderSummary(summary);
-    // Each reason is the value as written: `Failed` and `failed` are counted apart.
-    expect(text).toContain('3 rows read, 1 valid, 0 invalid, 2 skipped (1 Status: failed, 1 Status: Failed)');
+    // Each reason is the value as written: `Failed` and `failed` are counted apart (ties in code-unit order).
+    expect(text).toContain('3 rows read, 1 valid, 0 invalid, 2 skipped (1 Status: Failed, 1 Status: failed)');
     expect(text).not.toMatch(/dropped|transform/);
   });
 

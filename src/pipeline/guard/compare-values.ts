@@ -2,6 +2,7 @@
 // median off by a factor either way, a currency the target never had, a jump in the share of zero values.
 // A currency with too little history is not judged; a target with none at all is not judged. Pure.
 import type { GuardSettings } from '../../config/settings.js';
+import { groupedNumber } from '../../grouped-number.js';
 import type { GuardComparison, GuardFinding, ValueStats } from '../../report/run-report.js';
 
 export type GuardThresholds = Pick<GuardSettings, 'medianFactor' | 'zeroShareJump' | 'minHistory' | 'minRun'>;
@@ -94,7 +95,7 @@ function zeroMessage(currency: string, run: ValueStats, past: ValueStats): strin
   );
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-const amount = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const count = (n: number) => groupedNumber(n);
+const amount = (n: number) => groupedNumber(n, 2);
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const times = (ratio: number) => (ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1));

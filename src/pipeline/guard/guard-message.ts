@@ -1,12 +1,13 @@
 // What the value guard says when it stops a run (issue 25): each figure found and the history it was
 // compared with, the likely causes, and how to go on. Pure: the text is tested as it is printed.
+import { groupedNumber } from '../../grouped-number.js';
 import type { GuardComparison, GuardFinding } from '../../report/run-report.js';
 import { medianRatio } from './compare-values.js';
 
 /** The lines printed when the guard stopped the run before sending `held` records. */
 export function stopMessage(comparison: GuardComparison, held: number): string {
   const lines = [
-    `value guard: stopped before sending (${held.toLocaleString('en-US')} valid records held, none sent): ` +
+    `value guard: stopped before sending (${groupedNumber(held)} valid records held, none sent): ` +
       `this run does not look like what this target was sent before`,
     ...comparison.findings.map((finding) => `  - ${finding.message}`),
     'likely causes:',
@@ -26,7 +27,7 @@ export function acceptedMessage(comparison: GuardComparison): string {
 /** The line said when a currency the target never had appears after the held records were sent. */
 export function lateStopMessage(finding: GuardFinding, sent: number): string {
   return (
-    `value guard: stopped reading: ${finding.message}, after the first ${sent.toLocaleString('en-US')} ` +
+    `value guard: stopped reading: ${finding.message}, after the first ${groupedNumber(sent)} ` +
     `valid records were released; the rest of the run was not sent (check the currency column or default ` +
     `currency; if it is right, run again with --accept-shift)`
   );
