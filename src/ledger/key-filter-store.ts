@@ -252,13 +252,15 @@ export class KeyFilterStore {
   compactIfDue(): boolean {
     const stored = this.#stmt.segments.all() as StoredSegment[];
     const segments = stored.map(([, pages, keys, sealed]) => newSegment(pages, keys, true, sealed === 1));
-    if (segments.filter(isFull).length < compactAt || !this.isComplete()) return false;
+    if (segments.filter(isFull).length < compactAt) return false;
+    const state = this.#stmt.state.get() as { complete: number; version: number };
+    if (state.complete !== 1) return false;
     const keys = this.#stmt.logPairs.get() as number;
     if (keys < segments.reduce((sum, segment) => sum + segment.keys, 0)) return false;
     const pages = compactedPages(keys);
     this.#stmt.clearPages.run();
     this.#stmt.clearSegments.run();
-    const next = (this.#stmt.state.get() as { version: number }).version + 1;
+    const next = state.version + 1;
     // A step's pages at a time, each step reading the whole log: the writer holds 2 MiB up to ~5.6M keys, and a
     // quarter of the segment above (four reads of the log).
     const step = Math.max(maxPages, Math.ceil(pages / 4));

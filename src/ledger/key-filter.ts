@@ -249,23 +249,24 @@ export class KeyFilter {
   /** Overwrites a page from its stored bytes (`pageBytes` long, little-endian words). */
   setPage(segment: number, page: number, bytes: Uint8Array): void {
     if (bytes.byteLength !== pageBytes) throw new Error(`key filter page of ${bytes.byteLength} bytes`);
-    const words = this.segments[segment]!.words;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
-    const first = page * wordsPerPage;
-    for (let i = 0; i < wordsPerPage; i++) words[first + i] = view.getUint32(i * 4, true);
+    this.segments[segment]!.words.set(bytesWords(bytes), page * wordsPerPage);
   }
-}
-
-/** Page `page` of `words` as stored, into `bytes` (`pageBytes` long): its words little-endian. */
-export function pageOf(words: Uint32Array, page: number, bytes: Buffer): Buffer {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
-  const first = page * wordsPerPage;
-  for (let i = 0; i < wordsPerPage; i++) view.setUint32(i * 4, words[first + i]!, true);
-  return bytes;
 }
 
 /** Whether this machine keeps a word's bytes little-endian, as the file does: its words are then used as they are. */
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Page `page` of `words` as stored, into `bytes` (`pageBytes` long): its words little-endian. */
+export function pageOf(words: Uint32Array, page: number, bytes: Buffer): Buffer {
+  const first = page * wordsPerPage;
+  if (littleEndian) {
+    bytes.set(new Uint8Array(words.buffer, words.byteOffset + first * 4, pageBytes));
+    return bytes;
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, pageBytes);
+  for (let i = 0; i < wordsPerPage; i++) view.setUint32(i * 4, words[first + i]!, true);
+  return bytes;
+}
 
 /** Words as a log row stores them (little-endian): on a little-endian machine a view of them, not a copy. */
 export function wordBytes(words: Uint32Array): Buffer {
