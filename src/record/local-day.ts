@@ -41,7 +41,10 @@ export function recordDay(iso: string, zone: string): number {
       // an unknown zone: the UTC day below
     }
   }
-  return Math.floor(Date.parse(iso) / MS_PER_DAY);
+  // A date-time without an offset is its UTC day too: Date.parse would read it in the process's zone, which the
+  // main thread's zone clock switches for a moment (cli/zone-clock.ts) and another thread may catch.
+  const zoneless = typeof iso === 'string' && /T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso);
+  return Math.floor(Date.parse(zoneless ? `${iso}Z` : iso) / MS_PER_DAY);
 }
 
 /** `yyyy-MM-dd` of a day number. */

@@ -3,7 +3,7 @@
 // Each test file runs in a process of its own (vitest's forks pool), whose main thread this is.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installZoneClock, linkedZone, processZoneClock } from '../../src/cli/zone-clock.js';
+import { clockReadsAlike, installZoneClock, linkedZone, processZoneClock } from '../../src/cli/zone-clock.js';
 import {
   canonicalZone,
   intlClock,
@@ -62,6 +62,30 @@ describe('processZoneClock', () => {
       expect([zone, read(clock, zone, instants)]).toEqual([zone, read(intlClock, zone, instants)]);
   });
 
+  it("reads names ICU would take as a fixed offset through Intl (Eire, PRC...), with Intl's offsets", () => {
+    const { clock } = processClock();
+    const instants = [Date.UTC(1950, 0, 1), Date.UTC(2024, 0, 15), Date.UTC(2024, 6, 15)];
+    for (const zone of ['Eire', 'PRC', 'ROC', 'ROK', 'Cuba', 'Iran', 'W-SU', 'GB', 'NZ', 'Japan']) {
+      expect(clockReadsAlike(zone)).toBe(false);
+      expect([zone, read(clock, zone, instants)]).toEqual([zone, read(intlClock, zone, instants)]);
+    }
+    for (const zone of ['EST5EDT', 'Europe/Dublin', 'Asia/Kolkata']) expect(clockReadsAlike(zone)).toBe(true);
+  });
+
+  it("reads Intl's offsets around every DST change of 2020-2026 in zones that have them, every 15 minutes", () => {
+    const { clock } = processClock();
+    const instants: number[] = [];
+    for (let at = Date.UTC(2020, 0, 1); at < Date.UTC(2027, 0, 1); at += 15 * 60_000) instants.push(at);
+    for (const zone of [
+      'Europe/Berlin',
+      'America/Santiago',
+      'Australia/Lord_Howe',
+      'Asia/Gaza',
+      'America/Nuuk',
+    ])
+      expect([zone, read(clock, zone, instants)]).toEqual([zone, read(intlClock, zone, instants)]);
+  });
+
   it('puts TZ back after a read, and after a read that throws; local time is as before', () => {
     const { clock, tz } = processClock();
     const local = new Date(Date.UTC(2024, 6, 1, 12)).getHours();
@@ -106,24 +130,40 @@ describe('the zone module on the process clock', () => {
 });
 
 describe('installZoneClock', () => {
-  it('sets TZ, when unset, to the zone /etc/localtime links to, before any read', () => {
+  const host = (localtime: string | undefined, glibc = true) => ({
+    localtime: () => localtime,
+    glibc: () => glibc,
+  });
+
+  it('sets TZ, when unset, to the zone /etc/localtime names, before any read', () => {
     const env: NodeJS.ProcessEnv = {};
-    expect(installZoneClock(env, () => '/usr/share/zoneinfo/Europe/Berlin')).toBe(true);
+    expect(installZoneClock(env, host('Europe/Berlin'))).toBe(true);
     expect(env.TZ).toBe('Europe/Berlin');
   });
 
-  it('keeps a TZ that is set, whatever it holds', () => {
-    const env: NodeJS.ProcessEnv = { TZ: 'CET-1CEST,M3.5.0,M10.5.0/3' };
-    expect(installZoneClock(env, () => '/usr/share/zoneinfo/Asia/Tokyo')).toBe(true);
-    expect(env.TZ).toBe('CET-1CEST,M3.5.0,M10.5.0/3');
+  it('keeps a TZ that names a zone', () => {
+    for (const tz of ['Asia/Tokyo', 'UTC', 'US/Eastern']) {
+      const env: NodeJS.ProcessEnv = { TZ: tz };
+      expect(installZoneClock(env, host('Europe/Berlin'))).toBe(true);
+      expect(env.TZ).toBe(tz);
+    }
   });
 
-  it('is not installed when TZ is unset and /etc/localtime names no zone', () => {
-    for (const link of [undefined, '/etc/some-copy', '../zoneinfo/']) {
-      const env: NodeJS.ProcessEnv = {};
-      expect(installZoneClock(env, () => link)).toBe(false);
-      expect(env).toEqual({});
+  it('is not installed, TZ left as it is, where a switch back would not name a zone ICU knows at once', () => {
+    // A POSIX rule, an abbreviation-like link ICU reads as a fixed offset, a name unknown, a colon path.
+    for (const tz of ['CET-1CEST,M3.5.0,M10.5.0/3', 'Eire', 'Mars/Olympus', ':/etc/localtime', '']) {
+      const env: NodeJS.ProcessEnv = { TZ: tz };
+      expect(installZoneClock(env, host('Europe/Berlin'))).toBe(false);
+      expect(env).toEqual({ TZ: tz });
     }
+  });
+
+  it('is not installed when TZ is unset and /etc/localtime names no zone, nor off glibc', () => {
+    const env: NodeJS.ProcessEnv = {};
+    expect(installZoneClock(env, host(undefined))).toBe(false);
+    expect(installZoneClock(env, host('Europe/Berlin', false))).toBe(false);
+    expect(installZoneClock({ TZ: 'Asia/Tokyo' }, host(undefined, false))).toBe(false);
+    expect(env).toEqual({});
   });
 });
 
@@ -136,6 +176,7 @@ describe('linkedZone', () => {
     ['/var/db/timezone/zoneinfo/UTC', 'UTC'],
     ['/etc/localtime.copy', undefined],
     ['/usr/share/zoneinfo/', undefined],
+    ['/usr/share/zoneinfo/posixrules', undefined],
     ['/usr/share/zoneinfo/../../etc/passwd', undefined],
     [undefined, undefined],
   ])('%s -> %s', (link, zone) => {
