@@ -7,7 +7,7 @@ import { tuneHeap } from './heap.js';
 import { type CliIO, processIO } from './io.js';
 import { createProgram } from './program.js';
 import { explainCodes } from './system-errors.js';
-import { installZoneClock } from './zone-clock.js';
+import { pinZone } from './zone-env.js';
 
 export async function main(argv: string[], io: CliIO, signal: AbortSignal): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -73,7 +73,7 @@ export function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
 /** Used by bin/revimport.js: wires the real process, signals included. */
 export async function run(): Promise<void> {
   tuneHeap(process.execArgv, process.env.NODE_OPTIONS);
-  installZoneClock();
+  pinZone();
   ignoreClosedPipe(process.stdout);
   ignoreClosedPipe(process.stderr);
   const controller = new AbortController();

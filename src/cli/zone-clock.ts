@@ -13,9 +13,9 @@
 //   worker (the row thread) keeps Intl;
 // - TZ must already be in the environment before other threads start: glibc's setenv then replaces the entry in
 //   place (a pointer store) and never frees a value, so a getenv on another thread (SQLite's temporary folder)
-//   sees the old or the new value; adding it later could move the environment array under such a read. When TZ
-//   is unset it is set at start-up to the zone /etc/localtime resolves to, the name glibc and ICU both read from
-//   that link; when that cannot be told (no link into a zoneinfo folder), the clock is not used. musl's setenv
+//   sees the old or the new value; adding it later could move the environment array under such a read. So TZ is
+//   made present at start-up (zone-env.ts `pinZone`), and the clock is used only with the TZ it left; when that
+//   cannot be told (TZ unset, no link into a zoneinfo folder), the clock is not used. musl's setenv
 //   frees the value it replaces (a getenv on another thread could read freed memory): glibc only;
 // - each switch makes ICU detect the host's zone again from TZ: a TZ that is no zone name it knows (a POSIX rule
 //   such as `CET-1CEST,M3.5.0,M10.5.0/3`) sends it through the zoneinfo folder, 16.5 ms a read where
@@ -23,41 +23,11 @@
 // - ICU takes a TZ of 4 characters or fewer whose offset glibc sees otherwise (`Eire`) as a fixed offset, and a
 //   name it does not know as glibc's offset: such names are read through Intl (none reaches the clock today:
 //   every name zone-name.ts resolves to is longer and has a `/`, or is one of the four POSIX-rule zones).
-import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import { wallMs } from '../record/calendar.js';
 import { canonicalZone, intlClock, useZoneClock, type ZoneClock } from '../record/zone.js';
-
-/** tzdb's zones named by their POSIX rule, which ICU reads as names (their digits aside). */
-const posixRuleZones = new Set(['EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT']);
-
-/** Whether ICU reads `zone`, set as TZ, as the zone Intl means by it (see above). */
-export function clockReadsAlike(zone: string): boolean {
-  return zone.includes('/') ? zone.length > 4 : posixRuleZones.has(zone);
-}
-
-/** The zone a path into a zoneinfo folder names (`.../zoneinfo/Europe/Berlin` -> `Europe/Berlin`), or undefined. */
-export function linkedZone(link: string | undefined): string | undefined {
-  if (link === undefined) return undefined;
-  const at = link.lastIndexOf('zoneinfo/');
-  if (at < 0) return undefined;
-  const name = link.slice(at + 'zoneinfo/'.length).replace(/^(posix|right)\//, '');
-  return /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name) && !name.includes('//') && name !== 'posixrules'
-    ? name
-    : undefined;
-}
-
-/** The zone /etc/localtime names as ICU reads it: the link followed to its end, else the link itself. */
-function localtimeZone(): string | undefined {
-  const read = (follow: (path: string) => string) => {
-    try {
-      return linkedZone(follow('/etc/localtime'));
-    } catch {
-      return undefined;
-    }
-  };
-  return read(realpathSync) ?? read(readlinkSync);
-}
+import { clockReadsAlike, pinnedZone } from './zone-env.js';
 
 /** Whether this process runs on glibc (its libc.so.6 mapped, no musl loader). */
 function onGlibc(): boolean {
@@ -99,31 +69,20 @@ export function processZoneClock(env: NodeJS.ProcessEnv, restore: string): ZoneC
   };
 }
 
-/** What `installZoneClock` reads of the machine (parameters for its tests). */
-export interface ZoneClockHost {
-  /** The zone /etc/localtime names, or undefined. */
-  localtime(): string | undefined;
-  /** Whether the process runs on glibc. */
-  glibc(): boolean;
-}
-
-const machine: ZoneClockHost = { localtime: localtimeZone, glibc: onGlibc };
-
 /**
- * Installs the process's clock when this is the main thread of a glibc process whose TZ names a zone revimport
- * accepts, or is unset and /etc/localtime names one (TZ is then set to it); called at start-up, before any
- * worker thread. Returns whether it did; otherwise offsets are read through Intl.
+ * Installs the process's clock when this is the main thread of a glibc process whose TZ, made present at start-up
+ * (zone-env.ts `pinZone`, before any worker thread), names a zone revimport accepts and ICU reads alike. Called by
+ * the commands that read rows (push, retry, init), not at start-up: its checks (the zone names' table, the process's
+ * maps) cost ~3 ms that `--version` need not pay. Returns whether it did; otherwise offsets are read through Intl.
  */
 export function installZoneClock(
   env: NodeJS.ProcessEnv = process.env,
-  host: ZoneClockHost = machine,
+  tz: string | undefined = pinnedZone(),
+  glibc: () => boolean = onGlibc,
 ): boolean {
-  if (!isMainThread || !host.glibc()) return false;
-  const tz = env.TZ ?? host.localtime();
-  if (tz === undefined) return false;
+  if (!isMainThread || tz === undefined || env.TZ !== tz || !glibc()) return false;
   const canonical = canonicalZone(tz);
   if (canonical === undefined || (canonical !== 'UTC' && !clockReadsAlike(tz))) return false;
-  env.TZ = tz;
   useZoneClock(processZoneClock(env, tz));
   return true;
 }

@@ -3,7 +3,8 @@
 // Each test file runs in a process of its own (vitest's forks pool), whose main thread this is.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clockReadsAlike, installZoneClock, linkedZone, processZoneClock } from '../../src/cli/zone-clock.js';
+import { installZoneClock, processZoneClock } from '../../src/cli/zone-clock.js';
+import { clockReadsAlike, linkedZone, pinZone } from '../../src/cli/zone-env.js';
 import {
   canonicalZone,
   intlClock,
@@ -22,9 +23,9 @@ afterEach(() => {
   else process.env.TZ = originalTz;
 });
 
-/** TZ as the process runs with it: installZoneClock sets it when it was unset. */
+/** TZ as the process runs with it: pinZone sets it when it was unset (here to UTC, whatever the host's link). */
 function processClock() {
-  const tz = process.env.TZ ?? linkedZone('/usr/share/zoneinfo/Etc/UTC')!;
+  const tz = process.env.TZ ?? 'Etc/UTC';
   process.env.TZ = tz;
   return { clock: processZoneClock(process.env, tz), tz };
 }
@@ -129,22 +130,39 @@ describe('the zone module on the process clock', () => {
   });
 });
 
-describe('installZoneClock', () => {
-  const host = (localtime: string | undefined, glibc = true) => ({
-    localtime: () => localtime,
-    glibc: () => glibc,
+describe('pinZone', () => {
+  it('sets TZ, when unset, to the zone /etc/localtime names', () => {
+    for (const zone of ['Europe/Berlin', 'Etc/UTC', 'UTC', 'Zulu', 'EST5EDT']) {
+      const env: NodeJS.ProcessEnv = {};
+      expect(pinZone(env, () => zone)).toBe(zone);
+      expect(env.TZ).toBe(zone);
+    }
   });
 
-  it('sets TZ, when unset, to the zone /etc/localtime names, before any read', () => {
-    const env: NodeJS.ProcessEnv = {};
-    expect(installZoneClock(env, host('Europe/Berlin'))).toBe(true);
-    expect(env.TZ).toBe('Europe/Berlin');
-  });
-
-  it('keeps a TZ that names a zone', () => {
-    for (const tz of ['Asia/Tokyo', 'UTC', 'US/Eastern']) {
+  it('keeps a TZ that is set, whatever it holds', () => {
+    for (const tz of ['Asia/Tokyo', 'CET-1CEST,M3.5.0,M10.5.0/3', '']) {
       const env: NodeJS.ProcessEnv = { TZ: tz };
-      expect(installZoneClock(env, host('Europe/Berlin'))).toBe(true);
+      expect(pinZone(env, () => 'Europe/Berlin')).toBe(tz);
+      expect(env).toEqual({ TZ: tz });
+    }
+  });
+
+  it('leaves TZ unset where the link names no zone, or one ICU would read as a fixed offset', () => {
+    for (const zone of [undefined, 'Eire', 'PRC', 'EST']) {
+      const env: NodeJS.ProcessEnv = {};
+      expect(pinZone(env, () => zone)).toBeUndefined();
+      expect(env).toEqual({});
+    }
+  });
+});
+
+describe('installZoneClock', () => {
+  const glibc = () => true;
+
+  it('is installed for the TZ made present at start-up, when it names a zone ICU reads alike', () => {
+    for (const tz of ['Asia/Tokyo', 'UTC', 'Zulu', 'US/Eastern', 'Europe/Berlin']) {
+      const env: NodeJS.ProcessEnv = { TZ: tz };
+      expect(installZoneClock(env, tz, glibc)).toBe(true);
       expect(env.TZ).toBe(tz);
     }
   });
@@ -153,17 +171,16 @@ describe('installZoneClock', () => {
     // A POSIX rule, an abbreviation-like link ICU reads as a fixed offset, a name unknown, a colon path.
     for (const tz of ['CET-1CEST,M3.5.0,M10.5.0/3', 'Eire', 'Mars/Olympus', ':/etc/localtime', '']) {
       const env: NodeJS.ProcessEnv = { TZ: tz };
-      expect(installZoneClock(env, host('Europe/Berlin'))).toBe(false);
+      expect(installZoneClock(env, tz, glibc)).toBe(false);
       expect(env).toEqual({ TZ: tz });
     }
   });
 
-  it('is not installed when TZ is unset and /etc/localtime names no zone, nor off glibc', () => {
-    const env: NodeJS.ProcessEnv = {};
-    expect(installZoneClock(env, host(undefined))).toBe(false);
-    expect(installZoneClock(env, host('Europe/Berlin', false))).toBe(false);
-    expect(installZoneClock({ TZ: 'Asia/Tokyo' }, host(undefined, false))).toBe(false);
-    expect(env).toEqual({});
+  it('is not installed without a TZ made present at start-up, with one changed since, nor off glibc', () => {
+    expect(installZoneClock({}, undefined, glibc)).toBe(false);
+    expect(installZoneClock({ TZ: 'Asia/Tokyo' }, undefined, glibc)).toBe(false);
+    expect(installZoneClock({ TZ: 'Asia/Tokyo' }, 'Europe/Berlin', glibc)).toBe(false);
+    expect(installZoneClock({ TZ: 'Asia/Tokyo' }, 'Asia/Tokyo', () => false)).toBe(false);
   });
 });
 

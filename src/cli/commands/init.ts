@@ -10,9 +10,11 @@ import { canonicalZone } from '../../record/zone.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandContext } from '../program.js';
 import { describeSystemError } from '../system-errors.js';
+import { installZoneClock } from '../zone-clock.js';
 
 export async function initCommand(sample: string, options: Record<string, unknown>, context: CommandContext) {
   const { io } = context;
+  installZoneClock();
   const init = initOptions(sample, options, io.cwd);
   const report = await initConfig(init);
   const written = path.relative(io.cwd, init.output) || init.output;

@@ -8,6 +8,7 @@ import type { CommandContext } from '../context.js';
 import { checkEmitPath, checkLedgerPath, checkRejectsPath, checkReportPath } from '../output-paths.js';
 import type { ReportFacts } from '../report-facts.js';
 import { describeSystemError } from '../system-errors.js';
+import { installZoneClock } from '../zone-clock.js';
 import { namingConfig } from './named-config.js';
 import { besideConfig, checkDelivery, type PreparedRun, prepare, requireTarget } from './push-prepare.js';
 import { reported } from './push-report.js';
@@ -23,6 +24,7 @@ export async function pushCommand(
   context: CommandContext,
 ): Promise<number> {
   const check = raw.check === true;
+  installZoneClock();
   return reported(raw, context, check, async (known) => {
     const prepared = await prepare(raw, context, !check);
     known.prepared = prepared;
@@ -54,6 +56,7 @@ export async function pushCommand(
 }
 
 export async function retryCommand(raw: Record<string, unknown>, context: CommandContext): Promise<number> {
+  installZoneClock();
   return reported(raw, context, false, async (known) => {
     const prepared = { ...(await prepare(raw, context)), command: 'retry' as const };
     known.prepared = prepared;
