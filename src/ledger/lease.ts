@@ -145,8 +145,12 @@ export interface RenewalThread {
   end(): Promise<void>;
 }
 
-/** Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive. */
-export function startRenewal(lease: Lease, everyMs: number): RenewalThread {
+/**
+ * Renews the lease every `everyMs` on a thread of its own until `stopRenewal`; the thread keeps no process alive.
+ * `awaited`: its starter waits for `started`, so it keeps the process alive until it runs; else not even while it starts
+ * (a run's last steps: the process may end before it ran, its lock released).
+ */
+export function startRenewal(lease: Lease, everyMs: number, awaited = true): RenewalThread {
   Atomics.store(flags(lease), stop, 0);
   const { worker, started } = startWorker(
     () => new Worker(new URL('./lease-worker.js', import.meta.url), { workerData: { lease, everyMs } }),
@@ -155,6 +159,7 @@ export function startRenewal(lease: Lease, everyMs: number): RenewalThread {
   worker.on('error', () => Atomics.store(flags(lease), threadFailed, 1));
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   // Unreferenced while it runs: only the waits for its start and its end keep the process alive (exit 13 otherwise).
+  if (!awaited) worker.unref();
   return {
     started: started.then(() => void worker.unref()),
     end() {

@@ -63,6 +63,12 @@ export interface AcquireLockOptions {
   readonly staleMs?: number;
   /** Default true: a thread renews the lock. False: the caller calls `renew()` (tests, with `now`). */
   readonly renewInThread?: boolean;
+  /**
+   * Default true: the lock is handed back once its renewal thread runs. False: at once, the thread still starting;
+   * the caller waits for `started` before its own work goes on (a push: with its ledger's writer thread, so that the
+   * two isolates start side by side while the ledger opens).
+   */
+  readonly awaitThread?: boolean;
 }
 
 /** The stale lock an acquisition replaced, for the note the CLI prints. */
@@ -78,6 +84,8 @@ export interface HeldLock {
   /** For a thread that writes the ledger: its guard is `leaseGuard(lease)`. */
   readonly lease: Lease;
   readonly replaced: ReplacedLock | undefined;
+  /** Settles once the renewal thread runs (or failed to start; see lease.ts), or at once without one. */
+  readonly started: Promise<void>;
   /** Throws (LedgerLockLost: exit 4) once another run took the lock over. Call before each ledger write. */
   check(): void;
   /** Renews the lock now, as the thread does. */
@@ -86,7 +94,8 @@ export interface HeldLock {
    * Ends the lease's own thread for a ledger whose writer, on a thread of its own, renews the lease from a timer,
    * and starts such a timer on this thread until the hand-back (lease.ts renewOnTimer): while either thread is busy,
    * the other renews. The lease thread was a whole isolate, ~7 MiB of a push's peak (bench/README.md, "Session 23").
-   * Returns the hand-back, once the writer ended: the lease thread runs again, and this thread's timer stops. Nothing
+   * Returns the hand-back, once the writer ended: the lease thread starts again, and this thread's timer stops once
+   * it runs (the hand-back does not wait for it). Nothing
    * to hand over without a lease thread (`renewInThread`).
    */
   handOver(): () => Promise<void>;
@@ -110,7 +119,13 @@ export async function acquireLock(ledgerPath: string, options: AcquireLockOption
   const deadline = now() + waitMs;
   const token = randomUUID();
   const hold = (own: OwnLock, replaced?: ReplacedLock) =>
-    held(createLease(lockPath, own), replaced, options.renewInThread !== false, now);
+    held(
+      createLease(lockPath, own),
+      replaced,
+      options.renewInThread !== false,
+      now,
+      options.awaitThread !== false,
+    );
 
   for (;;) {
     const own: OwnLock = {
@@ -163,16 +178,19 @@ async function held(
   replaced: ReplacedLock | undefined,
   thread: boolean,
   now: () => number,
+  awaitThread: boolean,
 ): Promise<HeldLock> {
   const everyMs = renewalEveryMs(lease);
   let renewal = thread ? startRenewal(lease, everyMs) : undefined;
-  await renewal?.started;
+  const started = renewal?.started ?? Promise.resolve();
+  if (awaitThread) await started;
   /** The main thread's own renewals, between a hand-over and its hand-back (beside the writer's). */
   let stopTimer: (() => void) | undefined;
   let released = false;
   return {
     lease,
     replaced,
+    started,
     check: leaseGuard(lease),
     renew: () => renewLease(lease, { now }),
     handOver() {
@@ -184,10 +202,15 @@ async function held(
       return async () => {
         await ended;
         if (released || renewal) return;
-        renewal = startRenewal(lease, everyMs);
-        await renewal.started;
-        stopTimer?.();
-        stopTimer = undefined;
+        const again = startRenewal(lease, everyMs, false);
+        renewal = again;
+        // Not waited for (what is left of a run, its history and report, goes on while the isolate starts: a run
+        // waited ~60 ms for it): this thread's timer renews until the thread runs, or until the release.
+        void again.started.then(() => {
+          if (renewal !== again || released) return;
+          stopTimer?.();
+          stopTimer = undefined;
+        });
       };
     },
     release() {

@@ -347,12 +347,13 @@ describe('a holder in a process of its own', () => {
 
   // The main thread spins until the test creates argv[3]: a long synchronous stretch (a big merge). `before`: what
   // the holder does between taking the lock and spinning. `idle`: it waits on a timer instead, its event loop free.
-  const busyHolder = (before = '', idle = false) => `
+  // `awaitThread`: acquireLock's option (false: the lock comes back while its thread is still starting).
+  const busyHolder = (before = '', idle = false, awaitThread = true) => `
 import { existsSync } from 'node:fs';
 import { acquireLock } from './code/ledger/lock.js';
 import { openLedger } from './code/ledger/ledger.js';
 import { WorkerLedger } from './code/ledger/worker-ledger.js';
-const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'pod-a', staleMs: 1000 });
+const lock = await acquireLock(process.argv[2], { waitMs: 0, host: 'pod-a', staleMs: 1000, awaitThread: ${awaitThread} });
 let end = async () => {};
 ${before}
 process.stdout.write('held\\n');
@@ -411,6 +412,19 @@ lock.release();
   it('between a hand-over and its hand-back, a main thread that is not busy renews the lease', async () => {
     const attempts = await attemptsAgainst(busyHolder('lock.handOver();', true));
     expect(attempts).toEqual(refusedEachTime);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  // A push takes the lock without waiting for its thread to run (it waits later, with its writer's): the thread then
+  // starts by itself, and renews while the main thread is busy from the moment it has the lock.
+  it('a lock handed back before its thread runs is renewed by that thread once it does', async () => {
+    const before = `
+const first = await Promise.race([
+  lock.started.then(() => 'started'),
+  new Promise((resolve) => setImmediate(() => resolve('not yet'))),
+]);
+if (first !== 'not yet') throw new Error('the thread ran before acquireLock returned: ' + first);`;
+    expect(await attemptsAgainst(busyHolder(before, false, false))).toEqual(refusedEachTime);
     expect(readdirSync(dir)).toEqual([]);
   });
 

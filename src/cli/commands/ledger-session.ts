@@ -133,6 +133,8 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
     waitMs: session.waitMs,
     sleep: waitingSleep(session, settings.statePath),
     staleMs: lockStaleMs(process.env),
+    // Its renewal thread starts while the ledger opens and its writer thread starts: `holding` waits for both.
+    awaitThread: false,
   }).catch(
     refused(session, Date.now(), async (code, times) => {
       // Another run holds the lock: no migration, no merge (openLedger's withoutLock).
@@ -155,10 +157,14 @@ async function withSqliteLedger(session: Session): Promise<Summary> {
       // best (bench/README.md). REVIMPORT_LEDGER_WORKER, for measurements: 0 keeps every write on this
       // thread, `lookups` also moves the lookups to a second worker.
       const split = process.env.REVIMPORT_LEDGER_WORKER;
-      return await holding(session, ledger, (opened) =>
-        split === '0'
-          ? undefined
-          : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main', lock }),
+      return await holding(
+        session,
+        ledger,
+        (opened) =>
+          split === '0'
+            ? undefined
+            : new WorkerLedger(opened, { lookups: split === 'lookups' ? 'worker' : 'main', lock }),
+        lock.started,
       );
     } catch (error) {
       failed = true;
@@ -237,6 +243,8 @@ async function holding<L extends LedgerStore>(
   session: Session,
   ledger: L,
   worker: (ledger: L) => WorkerLedger | undefined,
+  /** The lock's renewal thread starting: waited for with the writer's, before the run reads rows. */
+  leaseStarted: Promise<void> = Promise.resolve(),
 ): Promise<Summary> {
   const { settings, run, body, exitCode } = session;
   // Lookups read the records table, not the journal: what earlier runs settled there must be merged
@@ -270,7 +278,7 @@ async function holding<L extends LedgerStore>(
     await saveReport(session, ledger, runId, summary, code, finishedAt);
   };
   const thread = worker(ledger);
-  await thread?.started();
+  await Promise.all([thread?.started(), leaseStarted]);
   thread?.renewInWriter();
   try {
     const summary = await body({ ledger: thread ?? ledger, targetId, runId }, facts).then(
