@@ -3,10 +3,11 @@
 // (SQLite's temporary folder) sees the old or the new value. Adding TZ once threads run could move the environment
 // array under such a read, so TZ is added here, at start-up, before any thread: when unset, to the zone
 // /etc/localtime names (what glibc and ICU both read from that link). Only this and the link's checks run at
-// start-up (no zone table, no record module: `--version` pays ~0.1 ms); the clock itself is chosen by the commands
-// that read rows (zone-clock.ts `installZoneClock`).
+// start-up (no zone table; of the record modules only the leaf utc-aliases.ts: `--version` pays ~0.1 ms); the
+// clock itself is chosen by the commands that read rows (zone-clock.ts `installZoneClock`).
 import { readlinkSync, realpathSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
+import { utcAliases } from '../record/utc-aliases.js';
 
 /** tzdb's zones named by their POSIX rule, which ICU reads as names (their digits aside). */
 const posixRuleZones = new Set(['EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT']);
@@ -18,9 +19,6 @@ const posixRuleZones = new Set(['EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT']);
 export function clockReadsAlike(zone: string): boolean {
   return zone.includes('/') ? zone.length > 4 : posixRuleZones.has(zone);
 }
-
-/** tzdb's names of UTC without a `/`: ICU reads them as a fixed offset of 0, which is what they mean. */
-const utcNames = /^(UTC|UCT|GMT|GMT0|GMT[+-]0|Universal|Greenwich|Zulu)$/;
 
 /** The zone a path into a zoneinfo folder names (`.../zoneinfo/Europe/Berlin` -> `Europe/Berlin`), or undefined. */
 export function linkedZone(link: string | undefined): string | undefined {
@@ -50,7 +48,8 @@ let pinned: string | undefined;
 
 /**
  * On the main thread, before any other thread starts: an unset TZ is set to the zone /etc/localtime names, where
- * ICU would read that name as the link means (`clockReadsAlike`, or a name of UTC). Returns TZ as it now is.
+ * ICU would read that name as the link means (`clockReadsAlike`, or a name of UTC: ICU reads one without a `/` as a
+ * fixed offset of 0, which is what it means). Returns TZ as it now is.
  */
 export function pinZone(
   env: NodeJS.ProcessEnv = process.env,
@@ -59,7 +58,7 @@ export function pinZone(
   if (!isMainThread) return undefined;
   if (env.TZ === undefined) {
     const zone = localtime();
-    if (zone !== undefined && (clockReadsAlike(zone) || utcNames.test(zone))) env.TZ = zone;
+    if (zone !== undefined && (clockReadsAlike(zone) || utcAliases.has(zone.toLowerCase()))) env.TZ = zone;
   }
   pinned = env.TZ;
   return pinned;

@@ -9,28 +9,7 @@
 // the slash-less aliases listed below. tzdb's EST, MST, HST, CET, EET, MET and WET are refused too: as
 // written in exports they are abbreviations, i.e. offsets, which zone-abbreviations.ts looks up.
 import { detached } from '../detached.js';
-
-/** Inputs that all mean UTC; normalised to `UTC` so every Node version spells them alike. */
-const utcAliases = new Set([
-  'utc',
-  'etc/utc',
-  'gmt',
-  'etc/gmt',
-  'gmt0',
-  'etc/gmt0',
-  'gmt+0',
-  'etc/gmt+0',
-  'gmt-0',
-  'etc/gmt-0',
-  'uct',
-  'etc/uct',
-  'universal',
-  'etc/universal',
-  'zulu',
-  'etc/zulu',
-  'greenwich',
-  'etc/greenwich',
-]);
+import { utcAliases } from './utc-aliases.js';
 
 // Current IANA names that ICU/CLDR (Node 20) lists and resolves under an older spelling
 // (Asia/Kolkata -> Asia/Calcutta): a user who writes the IANA name keeps it.

@@ -132,7 +132,7 @@ describe('the zone module on the process clock', () => {
 
 describe('pinZone', () => {
   it('sets TZ, when unset, to the zone /etc/localtime names', () => {
-    for (const zone of ['Europe/Berlin', 'Etc/UTC', 'UTC', 'Zulu', 'EST5EDT']) {
+    for (const zone of ['Europe/Berlin', 'Etc/UTC', 'UTC', 'Zulu', 'GMT-0', 'Greenwich', 'EST5EDT']) {
       const env: NodeJS.ProcessEnv = {};
       expect(pinZone(env, () => zone)).toBe(zone);
       expect(env.TZ).toBe(zone);
@@ -144,6 +144,17 @@ describe('pinZone', () => {
       const env: NodeJS.ProcessEnv = { TZ: tz };
       expect(pinZone(env, () => 'Europe/Berlin')).toBe(tz);
       expect(env).toEqual({ TZ: tz });
+    }
+  });
+
+  it('pins a linked name revimport does not accept (glibc and ICU read the one link), for which no clock is installed', () => {
+    // A zone file under a name of its own: TZ then says what the link said, and offsets are read through Intl.
+    for (const zone of ['Mars/Olympus', 'SystemV/EST5']) {
+      const env: NodeJS.ProcessEnv = {};
+      expect(pinZone(env, () => zone)).toBe(zone);
+      expect(canonicalZone(zone)).toBeUndefined();
+      expect(installZoneClock(env, zone, () => true)).toBe(false);
+      expect(env).toEqual({ TZ: zone });
     }
   });
 
