@@ -5,6 +5,7 @@ import type { JournalDraft } from './journal-draft.js';
 import type {
   DeliveredAmount,
   DeliveredSpan,
+  RawSpan,
   JournalBody,
   JournalEntries,
   LedgerEntry,
@@ -27,6 +28,13 @@ export interface LedgerPort {
   lookupSpan?(targetId: number, keys: readonly string[], digest: string): Awaitable<SpanLookup>;
   /** Notes spans whose every record is delivered (after merging what this run delivered into records). */
   noteSpans?(targetId: number, spans: readonly DeliveredSpan[]): Awaitable<number>;
+  /**
+   * A span of rows noted delivered (pipeline/raw-spans.ts), unless a hotter table (pending, failed, staged) names
+   * a key of it: then undefined, as for a span never noted. Optional, SQLite's like lookupSpan.
+   */
+  lookupRawSpan?(targetId: number, digest: string): Awaitable<RawSpan | undefined>;
+  /** Notes spans of rows whose every record is delivered (after merging what this run delivered into records). */
+  noteRawSpans?(targetId: number, spans: readonly RawSpan[]): Awaitable<number>;
   /**
    * From here to `lookupsDone` the run looks up only keys it has not delivered itself: what it resent from
    * earlier runs is merged already (resend.ts), and the in-run duplicate checks stop a repeated conversionId, and

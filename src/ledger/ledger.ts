@@ -30,6 +30,7 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   DeliveredSpan,
+  RawSpan,
   FinishRunInput,
   JournalBody,
   JournalEntries,
@@ -134,6 +135,8 @@ export class Ledger implements LedgerStore {
   readonly #lookupAll: (targetId: number, keys: readonly string[]) => Map<string, LedgerEntry>;
   /** `lookupSpan` in one read transaction: the span's row and the hot tables seen in one state of the file. */
   readonly #lookupSpanAll: (targetId: number, keys: readonly string[], digest: string) => SpanLookup;
+  /** `lookupRawSpan` in one read transaction, as #lookupSpanAll. */
+  readonly #lookupRawSpanAll: (targetId: number, digest: string) => RawSpan | undefined;
 
   constructor(db: Database.Database, now: () => number, withoutLock = false, guard: () => void = () => {}) {
     this.#withoutLock = withoutLock;
@@ -160,6 +163,9 @@ export class Ledger implements LedgerStore {
     );
     this.#lookupSpanAll = db.transaction((targetId: number, keys: readonly string[], digest: string) =>
       this.#lookupSpanIn(targetId, keys, digest),
+    );
+    this.#lookupRawSpanAll = db.transaction((targetId: number, digest: string) =>
+      this.#lookupRawSpanIn(targetId, digest),
     );
   }
 
@@ -354,6 +360,23 @@ export class Ledger implements LedgerStore {
     return { delivered: true, entries };
   }
 
+  /** LedgerPort.lookupRawSpan: the span's row, unless a hot table names a key of it (then a row-by-row check). */
+  lookupRawSpan(targetId: number, digest: string): RawSpan | undefined {
+    return this.#lookupRawSpanAll(targetId, digest);
+  }
+
+  #lookupRawSpanIn(targetId: number, digest: string): RawSpan | undefined {
+    const span = this.#stmt.rawSpanKnown.get({ target: targetId, digest }) as Omit<RawSpan, 'digest'> | undefined;
+    if (span === undefined) return undefined;
+    if (this.#hotAny()) {
+      const keys = (JSON.parse(span.ids) as string[]).map((id) => `id:${id}`);
+      const hot = new Map<string, LedgerEntry>();
+      this.#readHot(hot, targetId, keys);
+      if (hot.size > 0) return undefined;
+    }
+    return { digest, ...span };
+  }
+
   /** Whether any hot table (pending, failed, staged) holds a row: else their lookup is skipped. */
   #hotAny(): boolean {
     return (this.#stmt.hotAny.get() as { any: number }).any === 1;
@@ -379,6 +402,20 @@ export class Ledger implements LedgerStore {
         let noted = 0;
         for (const { digest, records } of spans)
           noted += this.#stmt.noteSpan.run({ target: targetId, digest, records }).changes;
+        return noted;
+      })
+      .immediate();
+  }
+
+  /** LedgerPort.noteRawSpans: merges first, as noteSpans. */
+  noteRawSpans(targetId: number, spans: readonly RawSpan[]): number {
+    this.#guard();
+    this.merge();
+    return this.#db
+      .transaction(() => {
+        let noted = 0;
+        for (const { digest, records, ids, body } of spans)
+          noted += this.#stmt.noteRawSpan.run({ target: targetId, digest, records, ids, body }).changes;
         return noted;
       })
       .immediate();

@@ -303,6 +303,41 @@ UPDATE meta SET value = 0 WHERE name = 'key_filter_complete'
   AND (EXISTS (SELECT 1 FROM records) OR EXISTS (SELECT 1 FROM key_filter_segments WHERE keys > 0));
 `;
 
+/**
+ * v11 (issue 23): spans of rows already delivered (pipeline/raw-spans.ts). A raw span is a run of consecutive rows
+ * of an export, cut where a row's text says so; its digest is SHA-256 over a fingerprint of everything that turns a
+ * row into a record (the settings, the file's header, preset and date formats, revimport's version) and the rows'
+ * text. A row here says: every row of that span became a valid record with a conversionId (`ids`, a JSON array in
+ * row order), and each of those records is in `records` for this target as delivered, at that content; `body`
+ * holds what a run counts of them without reading the rows (their currencies, values and local days: RawSpanBody).
+ * A push that meets the span counts its rows already sent without checking them. The triggers of v8 are made again
+ * to drop a target's raw spans with its delivered spans, in the same statement, on any change to a delivered row.
+ */
+const schemaV11 = `
+CREATE TABLE raw_spans (
+  target_id INTEGER NOT NULL,
+  digest    TEXT    NOT NULL,
+  records   INTEGER NOT NULL,
+  ids       TEXT    NOT NULL,
+  body      TEXT    NOT NULL,
+  PRIMARY KEY (target_id, digest)
+) STRICT, WITHOUT ROWID;
+DROP TRIGGER records_delivered_changed;
+DROP TRIGGER records_delivered_gone;
+CREATE TRIGGER records_delivered_changed AFTER UPDATE ON records
+  WHEN OLD.state = 'delivered' AND (NEW.state IS NOT 'delivered' OR NEW.content_hash IS NOT OLD.content_hash
+    OR NEW.target_id IS NOT OLD.target_id OR NEW.key IS NOT OLD.key)
+  BEGIN
+    DELETE FROM delivered_spans WHERE target_id = OLD.target_id;
+    DELETE FROM raw_spans WHERE target_id = OLD.target_id;
+  END;
+CREATE TRIGGER records_delivered_gone AFTER DELETE ON records WHEN OLD.state = 'delivered'
+  BEGIN
+    DELETE FROM delivered_spans WHERE target_id = OLD.target_id;
+    DELETE FROM raw_spans WHERE target_id = OLD.target_id;
+  END;
+`;
+
 /** A migration's SQL, and whether it must run with foreign keys off (a table rebuild). */
 export type Migration = string | { readonly sql: string; readonly foreignKeysOff: true };
 
@@ -318,6 +353,7 @@ export const ledgerMigrations: readonly Migration[] = [
   schemaV8,
   { sql: schemaV9, foreignKeysOff: true },
   schemaV10,
+  schemaV11,
 ];
 
 /** Brings `db` up to `migrations.length`; refuses a file written by a newer revimport. */

@@ -115,6 +115,10 @@ export const sql = {
   spanKnown: 'SELECT records FROM delivered_spans WHERE target_id = :target AND digest = :digest',
   noteSpan: `INSERT INTO delivered_spans (target_id, digest, records) VALUES (:target, :digest, :records)
     ON CONFLICT (target_id, digest) DO NOTHING`,
+  // Spans of rows already delivered (migrations.ts v11, pipeline/raw-spans.ts).
+  rawSpanKnown: 'SELECT records, ids, body FROM raw_spans WHERE target_id = :target AND digest = :digest',
+  noteRawSpan: `INSERT INTO raw_spans (target_id, digest, records, ids, body)
+    VALUES (:target, :digest, :records, :ids, :body) ON CONFLICT (target_id, digest) DO NOTHING`,
 
   reserveSeq: `UPDATE meta SET value = value + ? WHERE name = 'next_seq' RETURNING value - ? AS first`,
   // A key not in inflight is delivered when it is staged or delivered in records: left alone unless

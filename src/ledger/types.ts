@@ -36,6 +36,17 @@ export interface DeliveredSpan {
   readonly records: number;
 }
 
+/**
+ * A span of rows already delivered (pipeline/raw-spans.ts; migrations.ts v11): its digest, how many rows (each a
+ * record), their conversionIds in row order (a JSON array) and what a run counts of them (RawSpanBody, JSON).
+ */
+export interface RawSpan {
+  readonly digest: string;
+  readonly records: number;
+  readonly ids: string;
+  readonly body: string;
+}
+
 export interface DeliveredAmount {
   readonly currency: string;
   readonly value: number;

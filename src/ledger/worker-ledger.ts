@@ -12,6 +12,7 @@ import type { HeldLock } from './lock.js';
 import type {
   DeliveredAmount,
   DeliveredSpan,
+  RawSpan,
   JournalBody,
   JournalEntries,
   LedgerEntry,
@@ -170,6 +171,16 @@ export class WorkerLedger implements LedgerPort {
 
   noteSpans(targetId: number, spans: readonly DeliveredSpan[]): Promise<number> {
     return this.#call('noteSpans', [targetId, spans]);
+  }
+
+  lookupRawSpan(targetId: number, digest: string): Awaitable<RawSpan | undefined> {
+    return this.#reader
+      ? this.#reader.call('lookupRawSpan', [targetId, digest])
+      : this.#ledger.lookupRawSpan(targetId, digest);
+  }
+
+  noteRawSpans(targetId: number, spans: readonly RawSpan[]): Promise<number> {
+    return this.#call('noteRawSpans', [targetId, spans]);
   }
 
   journalBatch(

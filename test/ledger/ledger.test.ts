@@ -50,7 +50,7 @@ describe('openLedger', () => {
     expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
     const db = retain(new Database(path, { readonly: true }));
     expect(keep(db).prepare('PRAGMA journal_mode').pluck().get()).toBe('wal');
-    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(10);
+    expect(keep(db).prepare('PRAGMA user_version').pluck().get()).toBe(11);
     // A new ledger's pages are 8 KiB: a merge into a large records table writes fewer of them.
     expect(keep(db).prepare('PRAGMA page_size').pluck().get()).toBe(8192);
     db.close();
@@ -86,17 +86,17 @@ describe('openLedger', () => {
       state: 'pending',
       contentHash: 'hash-id:1',
     });
-    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 10 }]);
+    expect(rawRows('PRAGMA user_version')).toEqual([{ user_version: 11 }]);
   });
 
   it('refuses a ledger written by a newer schema', () => {
     ledger.close();
     const db = retain(new Database(path));
-    db.exec('PRAGMA user_version = 11');
+    db.exec('PRAGMA user_version = 12');
     db.close();
     expect(() => {
       ledger = openLedger(path);
-    }).toThrow(/schema version 11, newer than this revimport supports \(10\)/);
+    }).toThrow(/schema version 12, newer than this revimport supports \(11\)/);
     ledger = openLedger(join(dir, 'other.db'));
   });
 

@@ -26,12 +26,12 @@ const tables = (db: Database.Database) =>
   ).map((row) => row.name);
 
 describe('migrate', () => {
-  it('builds the newest schema (10) on an empty database, once', () => {
+  it('builds the newest schema (11) on an empty database, once', () => {
     const db = retain(new Database(':memory:'));
     migrate(db);
     migrate(db);
-    expect(version(db)).toBe(10);
-    expect(ledgerMigrations).toHaveLength(10);
+    expect(version(db)).toBe(11);
+    expect(ledgerMigrations).toHaveLength(11);
     expect(tables(db)).toEqual([
       'batch_bodies',
       'batches',
@@ -42,6 +42,7 @@ describe('migrate', () => {
       'key_filter_segments',
       'known_problems',
       'meta',
+      'raw_spans',
       'records',
       'runs',
       'staged',
@@ -79,16 +80,16 @@ describe('migrate', () => {
     expect(() => migrate(db, [...ledgerMigrations, 'CREATE TABLE extra (a); SELECT * FROM nowhere'])).toThrow(
       /no such table: nowhere/,
     );
-    expect(version(db)).toBe(10);
+    expect(version(db)).toBe(11);
     expect(tables(db)).not.toContain('extra');
     db.close();
   });
 
   it('refuses a file from a newer revimport with a ConfigError naming both versions', () => {
     const db = retain(new Database(':memory:'));
-    db.exec('PRAGMA user_version = 11');
+    db.exec('PRAGMA user_version = 12');
     expect(() => migrate(db)).toThrow(ConfigError);
-    expect(() => migrate(db)).toThrow('has schema version 11, newer than this revimport supports (10)');
+    expect(() => migrate(db)).toThrow('has schema version 12, newer than this revimport supports (11)');
     expect(tables(db)).toEqual([]);
     db.close();
   });
@@ -103,7 +104,7 @@ describe('migrate', () => {
     early.close();
     // Written as revimport 0.1 would have: a delivered record with no amount column.
     const raw = retain(new Database(path));
-    expect(version(raw)).toBe(10);
+    expect(version(raw)).toBe(11);
     keep(raw)
       .prepare(
         "INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES (?, 'id:old', 'h-old', 'delivered', 1, 1)",
@@ -180,7 +181,7 @@ describe('migration 9: records as a rowid table with a unique (target, key) inde
       keep(db).prepare("SELECT sql FROM sqlite_schema WHERE name = 'records'").pluck().get();
     expect(table()).toMatch(/WITHOUT ROWID/);
     migrate(db);
-    expect(version(db)).toBe(10);
+    expect(version(db)).toBe(11);
     expect(rows(db)).toEqual(before);
     expect(table()).not.toMatch(/WITHOUT ROWID/);
     // Appended rows: the key order of the migrated rows is their rowid order.
@@ -236,7 +237,7 @@ describe('migration 9: records as a rowid table with a unique (target, key) inde
     expect(ledger.lookup(1, ['id:z']).get('id:z')).toEqual({ state: 'delivered', contentHash: 'hz2' });
     ledger.close();
     const raw = retain(new Database(join(dir, 'v8.db'), { readonly: true }));
-    expect(version(raw)).toBe(10);
+    expect(version(raw)).toBe(11);
     expect(keep(raw).prepare('SELECT count(*) FROM records WHERE target_id = 1').pluck().get()).toBe(2);
     raw.close();
   });
@@ -263,5 +264,34 @@ describe('a ledger opened without the run lock (to note a refused run)', () => {
     ledger.recordRun({ command: 'push', files: ['a.csv'], counts: {}, exitCode: 5, durationMs: 1 });
     expect(ledger.history({ limit: 5 }).map((r) => r.exitCode)).toEqual([5]);
     ledger.close();
+  });
+});
+
+describe('migration 11: spans of rows already delivered', () => {
+  const rawSpans = (db: Database.Database) =>
+    keep(db).prepare('SELECT target_id, digest FROM raw_spans ORDER BY target_id, digest').all();
+
+  it("drops a target's raw spans with its delivered spans when a delivered record of it changes or goes", () => {
+    const db = retain(new Database(':memory:'));
+    migrate(db);
+    db.exec(`
+      INSERT INTO targets (id, base_url, account, created_at) VALUES (1, 'https://a.example', '', 1),
+        (2, 'https://b.example', '', 1);
+      INSERT INTO records (target_id, key, content_hash, state, first_seen, updated_at) VALUES
+        (1, 'id:a', 'ha', 'delivered', 1, 1), (2, 'id:b', 'hb', 'delivered', 1, 1), (1, 'id:r', 'hr', 'rejected', 1, 1);
+      INSERT INTO delivered_spans (target_id, digest, records) VALUES (1, 'd1', 1), (2, 'd2', 1);
+      INSERT INTO raw_spans (target_id, digest, records, ids, body) VALUES (1, 'r1', 1, '["a"]', '{}'),
+        (2, 'r2', 1, '["b"]', '{}');
+    `);
+    // Neither a change a span does not depend on, nor a rejected record's change, drops anything.
+    keep(db).prepare("UPDATE records SET updated_at = 9 WHERE key = 'id:a'").run();
+    keep(db).prepare("DELETE FROM records WHERE key = 'id:r'").run();
+    expect(rawSpans(db)).toHaveLength(2);
+    keep(db).prepare("UPDATE records SET content_hash = 'hb2' WHERE key = 'id:b'").run();
+    expect(rawSpans(db)).toEqual([{ target_id: 1, digest: 'r1' }]);
+    keep(db).prepare("DELETE FROM records WHERE key = 'id:a'").run();
+    expect(rawSpans(db)).toEqual([]);
+    expect(keep(db).prepare('SELECT count(*) FROM delivered_spans').pluck().get()).toBe(0);
+    db.close();
   });
 });
