@@ -407,10 +407,14 @@ export class Ledger implements LedgerStore {
       .immediate();
   }
 
-  /** LedgerPort.noteRawSpans: merges first, as noteSpans. */
+  /**
+   * LedgerPort.noteRawSpans, during the run (pipeline/raw-spans.ts), without merging first: a span is noted once
+   * every record of it was delivered before (in records) or its delivery was recorded by this run (journaled or
+   * staged, merged later), and lookupRawSpan answers none while a hot table names a key of it. A run that ends
+   * before its merge leaves the journal to the next run's start, which merges it before any lookup.
+   */
   noteRawSpans(targetId: number, spans: readonly RawSpan[]): number {
     this.#guard();
-    this.merge();
     return this.#db
       .transaction(() => {
         let noted = 0;

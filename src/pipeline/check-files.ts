@@ -3,6 +3,7 @@
 import type { SourceRow } from '../input/types.js';
 import type { RowChecker } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
+import type { RawSpanReader, RawSpans } from './raw-spans.js';
 import type { RunReader } from './run-reader.js';
 import type { RunTally } from './run-tally.js';
 import type { TakeOutcome } from './take-outcome.js';
@@ -25,6 +26,8 @@ export interface FileSteps {
   signal: AbortSignal | undefined;
   /** Told before the conversions summed over the run are taken (the row thread marks it: row-thread/). */
   onSums?: () => void;
+  /** The run's spans of rows already delivered (raw-spans.ts): a push's, on this thread. */
+  raw?: RawSpans | undefined;
 }
 
 export async function checkFiles(files: readonly string[], steps: FileSteps): Promise<void> {
@@ -64,19 +67,43 @@ async function checkFile(file: string, steps: FileSteps): Promise<void> {
   hooks.onFileDone?.(file, summary.rowsRead - before);
 }
 
-/** The per-row path over rows a chunk's worth at a time (a file). Returns the file's data rows. */
+/**
+ * The per-row path over rows a chunk's worth at a time (a file). Where the run keeps spans of rows, the rows are held
+ * a span at a time and the span settled (raw-spans.ts): counted known, or each row checked. Returns the file's data rows.
+ */
 async function checkBatches(batches: AsyncIterable<SourceRow[]>, steps: FileSteps): Promise<number> {
   const signal = steps.signal;
+  const spans = steps.raw?.file(steps.check);
   let sourceRows = 0;
   for await (const rows of batches) {
     for (const row of rows) {
       sourceRows++;
+      if (spans) {
+        const taken = spans.take(row);
+        if (taken === 'held') continue;
+        if (taken === 'cut' || spans.holding) await settleSpan(spans, steps);
+        if (signal?.aborted) return sourceRows;
+        if (taken === 'cut') continue;
+      }
       const waiting = checkRow(row, steps);
       if (waiting) await waiting;
       if (signal?.aborted) return sourceRows;
     }
   }
+  if (spans?.holding) await settleSpan(spans, steps);
   return sourceRows;
+}
+
+/** The span of rows held, settled: its rows counted read as they are checked, or at once when counted known. */
+async function settleSpan(spans: RawSpanReader, steps: FileSteps): Promise<void> {
+  const summary = steps.tally.summary;
+  const known = await spans.settle(
+    (row) => checkRow(row, steps),
+    () => steps.signal?.aborted === true,
+  );
+  if (known === 0) return;
+  summary.rowsRead += known;
+  steps.hooks.onRowRead?.(summary.rowsRead);
 }
 
 /** Rows held one at a time (stdin's, by the date-order pass) as batches of one. */
@@ -89,6 +116,8 @@ function checkRow(row: SourceRow, steps: FileSteps): Promise<void> | undefined {
   const { check, take, tally, hooks } = steps;
   const summary = tally.summary;
   const result = check(row);
+  // A line item folded into the row above: its span of rows makes fewer records than rows, and is never noted.
+  if (result === 'folded') steps.raw?.current?.spoil();
   // Every data row counts as read, a line item folded into its order too (init counts the same); only
   // once checked: a row that ends the run (a file no preset reads) has no outcome to be counted in.
   summary.rowsRead++;

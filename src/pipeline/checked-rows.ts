@@ -33,6 +33,18 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
   useDateFormats(file: string, formats: string[]): void;
   /** Frees the duplicate check's spilled ids (their temporary file, seen-ids.ts) once the run's rows are checked. */
   close(): void;
+  /**
+   * What turns `row`'s file's rows into records beside the run's settings (raw-spans.ts): its format, delimiter,
+   * header, parameters, preset and date formats, binding the file at its first row. Undefined where a record is
+   * not a function of its row alone (a transform, mapping.lookup, sumBy).
+   */
+  fileKey(row: SourceRow): string | undefined;
+  /**
+   * Adds the ids of rows counted valid unchecked (a span noted delivered: raw-spans.ts) to the duplicate check: all,
+   * or false when one of them was met already. Those added before it are then taken as new once their rows are
+   * checked (the span's rows, checked one by one next).
+   */
+  seeAll(ids: readonly string[]): boolean;
 };
 
 /**
@@ -64,11 +76,14 @@ export function createRowChecker(options: CheckOptions): RowChecker {
    * occurrence among identical records of its file (its key's, content-counts.ts), unless an earlier file of the
    * run had that occurrence already.
    */
+  /** Ids seeAll added for rows not checked yet: each is new once, when its row is (raw-spans.ts). */
+  let addedAhead: Set<string> | undefined;
   const accept = (record: ConversionRecord, row: SourceRow, bound: BoundMapping): CheckedRow => {
     const id = record.conversionId;
     const idColumn = bound.fields.conversionId.column;
     if (id !== undefined && id !== '') {
-      if (!seen.add(id)) return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
+      if (!seen.add(id) && !addedAhead?.delete(id))
+        return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
       return { ok: true, record, row, idColumn };
     }
     contents ??= new ContentCounts();
@@ -120,7 +135,24 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     binding.dateFormats.set(file, formats);
   };
   const close = () => seen.close();
-  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close });
+  const fileKey = (row: SourceRow): string | undefined => {
+    if (options.transform || options.lookup) return undefined;
+    const state = stateFor(row);
+    if (state.bound.sumKey) return undefined;
+    const { format, delimiter, header, parameters, file } = row.source;
+    const formats = binding.dateFormats.get(file);
+    return JSON.stringify([format, delimiter, header, parameters, state.preset, formats].map((part) => part ?? null));
+  };
+  const seeAll = (ids: readonly string[]): boolean => {
+    addedAhead = undefined;
+    for (let i = 0; i < ids.length; i++) {
+      if (seen.add(ids[i]!)) continue;
+      addedAhead = new Set(ids.slice(0, i));
+      return false;
+    }
+    return true;
+  };
+  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close, fileKey, seeAll });
 }
 
 /** The checking stage as an async iterable, for callers that want one (init); folded and dropped rows are left out. */

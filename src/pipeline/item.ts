@@ -5,6 +5,7 @@ import { contentHash } from '../ledger/record-key.js';
 import type { DeliveredAmount } from '../ledger/types.js';
 import type { ConversionRecord } from '../record/fields.js';
 import type { SpanContent, SpanTally } from './delivered-spans.js';
+import type { RawSpanTally } from './raw-spans.js';
 
 /** What the deliverer carries per record: the wire record and where it came from. */
 export interface Item {
@@ -45,6 +46,8 @@ export interface Item {
   perRecord?: boolean;
   /** The span this record was looked up in (delivered-spans.ts): told once its delivery is recorded. */
   span?: SpanTally;
+  /** The span of rows this record's row was read in (raw-spans.ts): told likewise. */
+  rawSpan?: RawSpanTally | undefined;
 }
 
 /** A batch journal row as the pipeline knows it (Ledger.journalBatch). */

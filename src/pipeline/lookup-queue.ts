@@ -181,7 +181,10 @@ export class LookupQueue {
         const taken = knownAlready(item, entry, same);
         if (taken === true || (taken !== false && (await taken))) {
           // Counted `already sent`: delivered at this content (knownAction). Any other known outcome is not.
-          if (entry.state === 'delivered' && same) span?.delivered();
+          if (entry.state === 'delivered' && same) {
+            span?.delivered();
+            item.rawSpan?.delivered();
+          }
           continue;
         }
       }

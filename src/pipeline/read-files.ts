@@ -10,7 +10,7 @@ import { createRunChecker, openRunLookup } from './run-checker.js';
 import { runReader } from './run-reader.js';
 import type { RunTally } from './run-tally.js';
 
-export interface ReadSteps extends Pick<FileSteps, 'take' | 'signal' | 'onSums'> {
+export interface ReadSteps extends Pick<FileSteps, 'take' | 'signal' | 'onSums' | 'raw'> {
   tally: FileTally & Pick<RunTally, 'notePreset'>;
   hooks: Pick<PipelineHooks, 'onFileStart' | 'onFileDone' | 'onRowRead' | 'onWarning' | 'onBytesRead'>;
 }

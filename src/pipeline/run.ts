@@ -7,6 +7,7 @@ import type { PipelineHooks } from './hooks.js';
 import { readAndCheck } from './read-files.js';
 import type { RowThreadData } from './row-thread/messages.js';
 import { checkFilesOnThread, useRowThread } from './row-thread/row-thread.js';
+import { openRawSpans } from './raw-span-run.js';
 import { closeDelivery, openDelivery, resendEarlier, stopDelivery, stopOnSignal } from './run-delivery.js';
 import { RunTally } from './run-tally.js';
 import { outcomeTaker } from './take-outcome.js';
@@ -33,6 +34,8 @@ export async function runPipeline(
   };
   const unwatch = stopOnSignal(delivery, deps.signal);
   const onThread = useRowThread(deps.rowThread, settings, options);
+  // Spans of rows the ledger noted delivered are counted without their rows being checked (raw-spans.ts).
+  const raw = openRawSpans(settings, options, deps, onThread, { tally, guard });
   try {
     if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
     await guard?.readHistory();
@@ -46,9 +49,10 @@ export async function runPipeline(
       known: deps.known,
       rejectsSkipped: settings.rejectsSkipped,
       hooks,
+      raw,
     });
     const signal = guard ? anySignal(deps.signal, guard.signal) : deps.signal;
-    const steps = { take, tally, hooks, signal };
+    const steps = { take, tally, hooks, signal, raw };
     if (onThread) {
       await checkFilesOnThread(rowThreadData(settings, options, deps), steps, deps.growYoung);
     } else {
@@ -58,6 +62,7 @@ export async function runPipeline(
     }
     if (!deps.signal?.aborted) await guard?.decide();
     if (delivery) await closeDelivery(delivery, tally.summary, deps.signal?.aborted === true, deps.collect);
+    await raw?.note();
     if (guard) tally.summary.guard = guard.result(true);
   } catch (error) {
     if (delivery) await stopDelivery(delivery, error, tally.summary);

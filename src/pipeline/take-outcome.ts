@@ -2,12 +2,14 @@
 // rejects file as the run asks, and a valid record queued for the ledger look-up and delivery.
 import { compactRow } from '../input/compact-row.js';
 import { recordKeyFirst } from '../ledger/record-key.js';
+import { recordDay } from '../record/local-day.js';
 import type { CheckedRow, RowOutcome, SkippedRow } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
 import type { KnownProblems } from './known-problems.js';
 import type { LookupQueue } from './lookup-queue.js';
 import type { WireRow } from './row-thread/batch-codec.js';
+import type { RawSpans } from './raw-spans.js';
 import type { RunTally } from './run-tally.js';
 
 /** A promise only when the caller must wait (a look-up chunk full): a promise per row cost a microtask per row. */
@@ -25,15 +27,18 @@ export interface OutcomeSteps {
   /** `rejectsSkipped`: skipped rows are written to the rejects file too. */
   rejectsSkipped: boolean;
   hooks: Pick<PipelineHooks, 'onInvalid' | 'onValid'>;
+  /** The run's spans of rows (raw-spans.ts): each outcome is told to the span being checked. */
+  raw?: RawSpans | undefined;
 }
 
 /** Built once per run: the returned function is called per row. */
 export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
-  const { tally, queue, known, hooks } = steps;
+  const { tally, queue, known, hooks, raw } = steps;
   const summary = tally.summary;
   const writeSkipped = steps.rejectsSkipped && tally.writesRejects;
 
   const skipped = (result: SkippedRow) => {
+    raw?.current?.spoil();
     summary.skipped++;
     summary.skippedReasons[result.skipped] = (summary.skippedReasons[result.skipped] ?? 0) + 1;
     if (!writeSkipped) return;
@@ -48,6 +53,7 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
 
   /** A row an earlier run reported is counted known and shown, not reported again (unless --report-known). */
   const invalid = (result: Extract<CheckedRow, { ok: false }>) => {
+    raw?.current?.spoil();
     summary.invalid++;
     if (result.duplicate) summary.duplicates++;
     const before = known?.reportedBefore(result.rejection);
@@ -59,7 +65,11 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
   /** Counted, and queued for delivery: true when the queue's chunk is full (no promise per row). */
   const valid = (result: Extract<CheckedRow, { ok: true }>): boolean => {
     summary.valid++;
-    const day = (result as WireRow).day;
+    const span = raw?.current;
+    const record = result.record;
+    // A record of a span of rows: its day taken now for the span's note (the look-up would take it to send it).
+    const day = span ? ((result as WireRow).day ?? recordDay(record.conversionDatetime, record.conversionTimezone)) : (result as WireRow).day;
+    span?.add(record.conversionId, record.conversionCurrency, record.conversionValue, day!);
     tally.addValid(result.record, day);
     hooks.onValid?.(result.record, result.row.source.file, result.row.line);
     if (!queue) return false;
@@ -87,6 +97,7 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
       batch: undefined,
       perRecord: undefined,
       span: undefined,
+      rawSpan: span,
     };
     return queue.add(item);
   };

@@ -47,6 +47,11 @@ export interface RunDeps {
    */
   rowThread?: RowThreadMode;
   /**
+   * Whether a push may count the rows of a span its ledger noted delivered without checking them (raw-spans.ts;
+   * default true where the run allows it: raw-span-run.ts). False: every row is checked (REVIMPORT_RAW_SPANS=0).
+   */
+  rawSpans?: boolean;
+  /**
    * Called once a push has read and looked up every row, with the rows read: a full garbage collection when they
    * were many (cli/heap.ts collectAfterReading), so what only reading held (the duplicate check's tables, 3.6 MiB at
    * 1M ids; the reader's buffers) goes before the ledger's final merge, which set a push's peak. Absent: none (tests).

@@ -53,7 +53,7 @@ interface RunParts {
   rejects: RejectsWriter | undefined;
   /** The rejects rows' `_run` and the path's `{runId}`: `check`, or the ledger's run id once it is held. */
   label: { value: string };
-  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'collect' | 'growYoung'>;
+  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'rawSpans' | 'collect' | 'growYoung'>;
   exitCodeOf(summary: Summary): number;
 }
 
@@ -85,6 +85,7 @@ export async function execute(
       now,
       signal,
       rowThread: rowThreadMode(io.env),
+      rawSpans: io.env.REVIMPORT_RAW_SPANS !== '0',
       collect: collectAfterReading,
       growYoung: releaseYoungGeneration,
     },

@@ -108,5 +108,8 @@ export class DeliveryAccount implements DeliveryHooks<Item> {
 }
 
 function spansDelivered(items: readonly Item[]): void {
-  for (const item of items) item.span?.delivered();
+  for (const item of items) {
+    item.span?.delivered();
+    item.rawSpan?.delivered();
+  }
 }

@@ -34,6 +34,8 @@ export class RunGuard {
   readonly #acceptedLate = new Set<string>();
   #stopped = false;
   #released = 0;
+  /** Records counted known unchecked before the decision (raw-spans.ts): held in count only, as their rows were. */
+  #knownHeld = 0;
   /** The run's values per currency, bounded past value-sketch.ts's exactValues. */
   readonly #values = new Map<string, ValueSketch>();
   readonly #days = new Set<number>();
@@ -59,7 +61,7 @@ export class RunGuard {
     }
     if (!this.#decision || this.#held.length > 0) {
       this.#held.push(item);
-      return !this.#decision ? this.#held.length >= this.#settings.holdRecords : true;
+      return !this.#decision ? this.#held.length + this.#knownHeld >= this.#settings.holdRecords : true;
     }
     if (this.#isNewLate(item)) {
       this.#held.push(item);
@@ -69,9 +71,19 @@ export class RunGuard {
     return this.#inner.add(item);
   }
 
+  /**
+   * A record counted known without its row being checked (a span noted delivered: raw-spans.ts): measured as any,
+   * and counted toward the records held before the decision. True when the decision is due (then `flush`).
+   */
+  measureKnown(currency: string, value: number, day: number): boolean {
+    this.#measureValue(currency, value, day);
+    if (this.#decision) return false;
+    return this.#held.length + ++this.#knownHeld >= this.#settings.holdRecords;
+  }
+
   async flush(): Promise<void> {
     if (!this.#decision) {
-      if (this.#held.length >= this.#settings.holdRecords) await this.decide();
+      if (this.#held.length + this.#knownHeld >= this.#settings.holdRecords) await this.decide();
     } else if (this.#held.length > 0) {
       await this.#recheck();
     } else {
@@ -142,10 +154,15 @@ export class RunGuard {
 
   #measure(item: Item): void {
     const { conversionCurrency, conversionValue, conversionDatetime, conversionTimezone } = item.record;
-    const values = this.#values.get(conversionCurrency) ?? new ValueSketch();
-    if (values.count === 0) this.#values.set(conversionCurrency, values);
-    values.add(conversionValue);
-    if (this.#dailySeries) this.#days.add(item.day ?? recordDay(conversionDatetime, conversionTimezone));
+    const day = this.#dailySeries ? (item.day ?? recordDay(conversionDatetime, conversionTimezone)) : 0;
+    this.#measureValue(conversionCurrency, conversionValue, day);
+  }
+
+  #measureValue(currency: string, value: number, day: number): void {
+    const values = this.#values.get(currency) ?? new ValueSketch();
+    if (values.count === 0) this.#values.set(currency, values);
+    values.add(value);
+    if (this.#dailySeries) this.#days.add(day);
   }
 
   /** After a decision that judged anything: a currency neither the history sample nor the run had. */

@@ -43,7 +43,7 @@ export function bindFile(row: SourceRow, context: BindingContext): Omit<FileStat
     ...(bound.sumKey ? { allowNegative: true, summing: true } : {}),
   });
   if (row.kind === 'csv') warnAbsentDeductions(merged, bound, options);
-  return { bound, validator, lastFoldKey: undefined };
+  return { bound, validator, lastFoldKey: undefined, preset: preset?.name };
 }
 
 /** A preset's refunds (or outstanding) column the file lacks: values go out as written; said once. */

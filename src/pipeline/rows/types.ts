@@ -52,6 +52,8 @@ export interface FileState {
   bound: BoundMapping;
   validator: Validator;
   lastFoldKey: string | undefined;
+  /** The preset the file is read with (detected or named), if any. */
+  preset?: string | undefined;
   /** The file's number in the run (1 for the first file bound): records without a conversionId are counted per file. */
   number: number;
 }

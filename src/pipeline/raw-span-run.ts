@@ -1,0 +1,79 @@
+// A push's spans of rows already delivered (raw-spans.ts), opened where they can hold: the run's fingerprint, the
+// ledger's two calls, and how a span counted known enters the run's counts and its value guard.
+import type { Settings } from '../config/settings.js';
+import type { LedgerPort } from '../ledger/ledger-port.js';
+import type { RunGuard } from './guard/run-guard.js';
+import { type RawSpanBody, RawSpans } from './raw-spans.js';
+import type { RunTally } from './run-tally.js';
+import type { RunDeps, RunOptions } from './types.js';
+
+/** A ledger that keeps spans of rows: LedgerPort's two optional calls, both there. */
+type RawSpanLedger = Required<Pick<LedgerPort, 'lookupRawSpan' | 'noteRawSpans'>>;
+
+/**
+ * The run's spans, or undefined where a span counted known could differ from its rows checked: under --check (no
+ * ledger), --resend (every record is sent), a transform or mapping.lookup (a record is not a function of its row
+ * alone; sumBy is refused per file: checked-rows.ts fileKey), rows on the row thread, a ledger without spans
+ * (PostgreSQL), or `deps.rawSpans` false (REVIMPORT_RAW_SPANS=0).
+ */
+export function openRawSpans(
+  settings: Settings,
+  options: RunOptions,
+  deps: RunDeps,
+  onThread: boolean,
+  counts: { tally: RunTally; guard: RunGuard | undefined },
+): RawSpans | undefined {
+  const port = deps.ledger?.ledger;
+  if (!port?.lookupRawSpan || !port.noteRawSpans || deps.rawSpans === false) return undefined;
+  if (options.check || options.resend !== false || onThread) return undefined;
+  if (settings.transform || settings.lookupPath !== undefined) return undefined;
+  const ledger = port as RawSpanLedger;
+  const targetId = deps.ledger!.targetId;
+  const { tally, guard } = counts;
+  return new RawSpans(runFingerprint(settings, deps.userAgent), {
+    lookup: (digest) => ledger.lookupRawSpan(targetId, digest),
+    note: (spans) => ledger.noteRawSpans(targetId, spans),
+    countKnown: (records: number, body: RawSpanBody) => countKnown(tally, guard, records, body, 0),
+  });
+}
+
+/**
+ * A noted span's records from `from` on: counted valid and already sent, in the totals, and measured by the guard
+ * as the records of checked rows are (the decision taken at the same record). Returns the records counted: fewer
+ * when the guard's decision stopped the run (reading ends there, as after a checked row).
+ */
+function countKnown(
+  tally: RunTally,
+  guard: RunGuard | undefined,
+  records: number,
+  body: RawSpanBody,
+  from: number,
+): number | Promise<number> {
+  const summary = tally.summary;
+  const { c: currencies, i: currencyOf, v: values, d: days } = body;
+  for (let index = from; index < records; index++) {
+    const currency = currencies[currencyOf[index]!]!;
+    summary.valid++;
+    summary.alreadySent++;
+    tally.validTotals.add(currency, values[index]!);
+    if (guard?.measureKnown(currency, values[index]!, days[index]!)) {
+      return guard.flush().then(() => (guard.signal.aborted ? index + 1 : countKnown(tally, guard, records, body, index + 1)));
+    }
+  }
+  return records;
+}
+
+/**
+ * Everything of the run that turns a row into a record, beside the file's own part (checked-rows.ts fileKey): the
+ * settings the row path reads, revimport's version (in the user agent), and the zone and Unicode data of this node.
+ */
+function runFingerprint(settings: Settings, userAgent: string): string {
+  const { mapping, timezone, currency, allowNegative, refunds, earliestMs, futureMs, limits } = settings;
+  const { format, delimiter, encoding } = settings;
+  const { tz, icu, unicode } = process.versions;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return JSON.stringify({
+    ...{ userAgent, tz, icu, unicode, zone, TZ: process.env.TZ ?? null },
+    ...{ mapping, timezone, currency, allowNegative, refunds, earliestMs, futureMs, limits, format, delimiter, encoding },
+  });
+}

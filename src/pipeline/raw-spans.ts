@@ -1,0 +1,298 @@
+// Spans of rows already delivered (issue 23, PROPOSALS.md §2: a push again at the cost of reading). A push cuts
+// each file's rows into spans (content-defined on each row's text, as delivered-spans.ts cuts records on their
+// keys: a row added at the top moves no later cut) and digests each: SHA-256 over the run's fingerprint (everything
+// that turns a row into a record), the file's (its header, preset, delimiter, date formats) and the rows as read.
+// A span whose every row became a valid record with a conversionId, each ended delivered at that content, is noted
+// in the ledger with its ids and what a run counts of its records (migrations.ts v11). A later push that meets the
+// span counts its rows valid and already sent without checking them: no record is made, none is looked up. The ledger
+// drops a target's spans when a delivered record of it changes, so a span noted is never stale; the run still adds
+// the span's ids to its duplicate check, and checks the span row by row where an id of it was met before in the run.
+import { createHash } from 'node:crypto';
+import type { SourceInfo, SourceRow } from '../input/types.js';
+import type { RawSpan } from '../ledger/types.js';
+import type { Awaitable } from '../ledger/ledger-port.js';
+import { SPAN_MAX, SPAN_MIN } from './delivered-spans.js';
+
+/** Spans complete noted together: ~6,000 records' ids and figures held at most. */
+const NOTE_EVERY = 16;
+
+/** Past SPAN_MIN rows, one row in this many ends a span (as for records: ~SPAN_MIN + 256 rows a span). */
+const CUT_ONE_IN = 256;
+
+/**
+ * Part of every digest: raised when the row path changes what a row makes in a way the fingerprint cannot see
+ * within one version of revimport (its version is part of the fingerprint).
+ */
+const FORMAT = 1;
+
+/** What a run counts of a noted span's records without reading their rows (the ledger's `body`, JSON). */
+export interface RawSpanBody {
+  /** The currencies met, and each record's (an index into them). */
+  c: string[];
+  i: number[];
+  /** Each record's conversionValue and local day (record/local-day.ts). */
+  v: number[];
+  d: number[];
+}
+
+/**
+ * What a noted span's records give the run: counted valid and already sent, measured by the value guard. Returns how
+ * many were counted (fewer when the guard stopped the run part-way).
+ */
+export type CountKnown = (records: number, body: RawSpanBody) => number | Promise<number>;
+
+/**
+ * One span of a run, as its rows are checked: each valid record's id and counted figures, and how many ended
+ * delivered at their content. Noted (into `done`) once it is closed, every row made a record, and all are delivered.
+ */
+export class RawSpanTally {
+  readonly digest: string;
+  readonly #done: RawSpan[];
+  readonly #ids: string[] = [];
+  readonly #body: RawSpanBody = { c: [], i: [], v: [], d: [] };
+  #rows = -1;
+  #delivered = 0;
+  #spoiled = false;
+
+  constructor(digest: string, done: RawSpan[]) {
+    this.digest = digest;
+    this.#done = done;
+  }
+
+  /** A row of the span made a valid record: its id, currency, value and local day. */
+  add(id: string | undefined, currency: string, value: number, day: number): void {
+    if (this.#spoiled) return;
+    if (id === undefined || id === '') {
+      this.spoil();
+      return;
+    }
+    const body = this.#body;
+    let currencyIndex = body.c.indexOf(currency);
+    if (currencyIndex < 0) currencyIndex = body.c.push(currency) - 1;
+    this.#ids.push(id);
+    body.i.push(currencyIndex);
+    body.v.push(value);
+    body.d.push(day);
+  }
+
+  /** A row of the span made no record to send (invalid, skipped, folded): the span is never noted. */
+  spoil(): void {
+    this.#spoiled = true;
+    this.#ids.length = 0;
+  }
+
+  /** A record of the span ended delivered at its content (known so, or this run's delivery recorded). */
+  delivered(): void {
+    this.#delivered++;
+    this.#noteIfComplete();
+  }
+
+  /** Every row of the span was checked: `rows` of them. */
+  close(rows: number): void {
+    this.#rows = rows;
+    this.#noteIfComplete();
+  }
+
+  #noteIfComplete(): void {
+    const rows = this.#rows;
+    if (this.#spoiled || rows < 0 || this.#delivered !== rows || this.#ids.length !== rows) return;
+    this.#spoiled = true; // noted once
+    this.#done.push({ digest: this.digest, records: rows, ids: JSON.stringify(this.#ids), body: JSON.stringify(this.#body) });
+  }
+}
+
+/** What spans need of the run: the ledger's look-up, and the counts of a span's records counted known. */
+export interface RawSpanSteps {
+  lookup(digest: string): Awaitable<RawSpan | undefined>;
+  /** Notes spans complete (after the run's deliveries are recorded). */
+  note(spans: readonly RawSpan[]): Awaitable<number>;
+  countKnown: CountKnown;
+}
+
+/** What spans need of the row checker (checked-rows.ts RowChecker). */
+export interface RawSpanChecker {
+  /** The file's part of the fingerprint, binding it (its first row); undefined when its rows are not kept in spans. */
+  fileKey(row: SourceRow): string | undefined;
+  /** Adds every id to the run's duplicate check, unless one of them was met already. */
+  seeAll(ids: readonly string[]): boolean;
+}
+
+/**
+ * The run's spans: the one whose rows are being checked (`current`, read by the outcome taker), those noted
+ * complete, and the run's fingerprint. One per push; absent when the run keeps no spans (run.ts `useRawSpans`).
+ */
+export class RawSpans {
+  /** The span whose rows are being checked now: each outcome is told to it (take-outcome.ts). */
+  current: RawSpanTally | undefined;
+  /** Spans complete, not noted yet (noteSome, note). */
+  readonly done: RawSpan[] = [];
+  readonly #notes: Promise<void>[] = [];
+  readonly #fingerprint: string;
+  readonly #steps: RawSpanSteps;
+  /** Each file's key (or null: its rows are checked one by one). */
+  readonly #files = new Map<SourceInfo, string | null>();
+
+  constructor(fingerprint: string, steps: RawSpanSteps) {
+    this.#fingerprint = fingerprint;
+    this.#steps = steps;
+  }
+
+  get steps(): RawSpanSteps {
+    return this.#steps;
+  }
+
+  /** A file's reading: its rows gathered into spans, each settled by `settle` (check-files.ts). */
+  file(checker: RawSpanChecker): RawSpanReader {
+    return new RawSpanReader(this, checker);
+  }
+
+  /** The part of a span's digest that every span of `row`'s file shares; undefined when the file keeps no spans. */
+  prefix(row: SourceRow, checker: RawSpanChecker): string | undefined {
+    let key = this.#files.get(row.source);
+    if (key === undefined) {
+      const fileKey = checker.fileKey(row);
+      key = fileKey === undefined ? null : JSON.stringify([FORMAT, this.#fingerprint, fileKey]);
+      this.#files.set(row.source, key);
+    }
+    return key ?? undefined;
+  }
+
+  open(digest: string): RawSpanTally {
+    return new RawSpanTally(digest, this.done);
+  }
+
+  /** Notes the spans complete so far, once NOTE_EVERY are: their ids and figures are not held to the run's end. */
+  noteSome(): void {
+    if (this.done.length >= NOTE_EVERY) this.#notes.push(this.#noteDone());
+  }
+
+  /** Notes the spans complete, and waits for every note. */
+  async note(): Promise<void> {
+    if (this.done.length > 0) this.#notes.push(this.#noteDone());
+    await Promise.all(this.#notes);
+  }
+
+  /** Only an index: a failure costs the next run its speed, nothing else (as LookupQueue.noteSpans). */
+  async #noteDone(): Promise<void> {
+    const spans = this.done.splice(0);
+    try {
+      await this.#steps.note(spans);
+    } catch {
+      // See above: nothing is lost.
+    }
+  }
+}
+
+/** A row's text for the digest: as read where the reader kept it, else its cells; undefined for a row not kept. */
+function rowText(row: SourceRow): string | undefined {
+  if (row.kind === 'json') return `j${row.text}`;
+  if (row.kind !== 'csv' || row.footer !== undefined) return undefined;
+  return row.text !== undefined ? `t${row.text}` : `c${JSON.stringify(row.cells)}`;
+}
+
+/** One file's rows, held a span at a time until the span is cut. */
+export class RawSpanReader {
+  readonly #spans: RawSpans;
+  readonly #checker: RawSpanChecker;
+  #rows: SourceRow[] = [];
+  #texts: string[] = [];
+  #prefix: string | undefined;
+
+  constructor(spans: RawSpans, checker: RawSpanChecker) {
+    this.#spans = spans;
+    this.#checker = checker;
+  }
+
+  /**
+   * Takes a row: `held` in the span (not checked yet), `cut` (held, and the span ends: settle it), or `apart` (the
+   * row is not kept in spans: settle the span held, then check the row alone).
+   */
+  take(row: SourceRow): 'held' | 'cut' | 'apart' {
+    const text = rowText(row);
+    if (text === undefined) return 'apart';
+    const prefix = this.#spans.prefix(row, this.#checker);
+    if (prefix === undefined) return 'apart';
+    if (prefix !== this.#prefix && this.#rows.length > 0) return 'apart';
+    this.#prefix = prefix;
+    this.#rows.push(row);
+    this.#texts.push(text);
+    return endsRawSpan(text, this.#rows.length) ? 'cut' : 'held';
+  }
+
+  /** Whether rows are held. */
+  get holding(): boolean {
+    return this.#rows.length > 0;
+  }
+
+  /**
+   * Settles the span held: counted known when the ledger noted it and none of its ids was met before in the run,
+   * else each row checked by `check` with the span as the run's `current`. Returns the rows counted known (0 when
+   * they were checked; fewer than the span's when the value guard stopped the run among them).
+   */
+  async settle(check: (row: SourceRow) => Promise<void> | undefined, stopped: () => boolean): Promise<number> {
+    const rows = this.#rows;
+    const texts = this.#texts;
+    if (rows.length === 0) return 0;
+    this.#rows = [];
+    this.#texts = [];
+    const spans = this.#spans;
+    spans.noteSome();
+    const digest = spanDigest(this.#prefix!, texts);
+    const found = await spans.steps.lookup(digest);
+    if (found !== undefined && found.records === rows.length) {
+      const ids = JSON.parse(found.ids) as string[];
+      if (ids.length === rows.length && this.#checker.seeAll(ids)) {
+        return spans.steps.countKnown(rows.length, JSON.parse(found.body) as RawSpanBody);
+      }
+    }
+    const tally = spans.open(digest);
+    let checked = 0;
+    try {
+      for (const row of rows) {
+        spans.current = tally;
+        checked++;
+        const waiting = check(row);
+        if (waiting) await waiting;
+        if (stopped()) break;
+      }
+    } finally {
+      spans.current = undefined;
+    }
+    // A span stopped part-way is never noted: its rows are not all checked.
+    if (checked === rows.length) tally.close(rows.length);
+    return 0;
+  }
+}
+
+/** Whether a span of `length` rows, the last with `text`, ends there. */
+function endsRawSpan(text: string, length: number): boolean {
+  if (length >= SPAN_MAX) return true;
+  if (length < SPAN_MIN) return false;
+  // FNV-1a over the row's last 64 UTF-16 units (enough to tell rows apart, and bounded for long rows).
+  let hash = 0x811c9dc5;
+  for (let i = Math.max(0, text.length - 64); i < text.length; i++)
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return ((hash ^ (hash >>> 16)) >>> 0) % CUT_ONE_IN === 0;
+}
+
+/**
+ * SHA-256 (hex, 32 chars: 128 bits) over the file's prefix, each row's length (in UTF-16 units) and the rows' texts
+ * in order: the lengths make the joined texts one sequence of rows only (the prefix, JSON, holds no NUL).
+ */
+function spanDigest(prefix: string, texts: readonly string[]): string {
+  const lengths = new Array<number>(texts.length);
+  for (let i = 0; i < texts.length; i++) lengths[i] = texts[i]!.length;
+  const joined = texts.join('');
+  // UTF-8 writes a lone surrogate as U+FFFD: such text (UTF-16 input) is hashed as its code units.
+  return createHash('sha256')
+    .update(prefix)
+    .update(`\0${lengths.join(',')}\0`)
+    .update(joined, wellFormed(joined) ? 'utf8' : 'utf16le')
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** String.prototype.isWellFormed (Node 20; not in the ES2023 lib the project compiles against). */
+function wellFormed(text: string): boolean {
+  return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+}
