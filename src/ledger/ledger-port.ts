@@ -5,13 +5,13 @@ import type { JournalDraft } from './journal-draft.js';
 import type {
   DeliveredAmount,
   DeliveredSpan,
-  RawSpan,
   JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
   PendingEntry,
+  RawSpan,
   SpanLookup,
 } from './types.js';
 

@@ -30,7 +30,6 @@ import type {
   BeginRunInput,
   DeliveredAmount,
   DeliveredSpan,
-  RawSpan,
   FinishRunInput,
   JournalBody,
   JournalEntries,
@@ -38,6 +37,7 @@ import type {
   MarkPendingOptions,
   OutstandingRecord,
   PendingEntry,
+  RawSpan,
   RecordState,
   ReportedIn,
   RunCommand,
@@ -366,7 +366,9 @@ export class Ledger implements LedgerStore {
   }
 
   #lookupRawSpanIn(targetId: number, digest: string): RawSpan | undefined {
-    const span = this.#stmt.rawSpanKnown.get({ target: targetId, digest }) as Omit<RawSpan, 'digest'> | undefined;
+    const span = this.#stmt.rawSpanKnown.get({ target: targetId, digest }) as
+      | Omit<RawSpan, 'digest'>
+      | undefined;
     if (span === undefined) return undefined;
     if (this.#hotAny()) {
       const keys = (JSON.parse(span.ids) as string[]).map((id) => `id:${id}`);

@@ -12,13 +12,13 @@ import type { HeldLock } from './lock.js';
 import type {
   DeliveredAmount,
   DeliveredSpan,
-  RawSpan,
   JournalBody,
   JournalEntries,
   LedgerEntry,
   MarkPendingOptions,
   OutstandingRecord,
   PendingEntry,
+  RawSpan,
   SpanLookup,
 } from './types.js';
 

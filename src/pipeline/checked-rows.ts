@@ -54,7 +54,7 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
 export function createRowChecker(options: CheckOptions): RowChecker {
   const files = new Map<SourceInfo, FileState>();
   const sums = new SumGroups();
-  const seen = new SeenIds();
+  const seen = new RunIds();
   const binding: BindingContext = {
     options,
     configuredPreset: resolvePreset(options.mapping),
@@ -76,14 +76,11 @@ export function createRowChecker(options: CheckOptions): RowChecker {
    * occurrence among identical records of its file (its key's, content-counts.ts), unless an earlier file of the
    * run had that occurrence already.
    */
-  /** Ids seeAll added for rows not checked yet: each is new once, when its row is (raw-spans.ts). */
-  let addedAhead: Set<string> | undefined;
   const accept = (record: ConversionRecord, row: SourceRow, bound: BoundMapping): CheckedRow => {
     const id = record.conversionId;
     const idColumn = bound.fields.conversionId.column;
     if (id !== undefined && id !== '') {
-      if (!seen.add(id) && !addedAhead?.delete(id))
-        return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
+      if (!seen.add(id)) return duplicateOf(row, bound, id, 'on an earlier valid row of this run');
       return { ok: true, record, row, idColumn };
     }
     contents ??= new ContentCounts();
@@ -135,24 +132,47 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     binding.dateFormats.set(file, formats);
   };
   const close = () => seen.close();
-  const fileKey = (row: SourceRow): string | undefined => {
-    if (options.transform || options.lookup) return undefined;
-    const state = stateFor(row);
-    if (state.bound.sumKey) return undefined;
-    const { format, delimiter, header, parameters, file } = row.source;
-    const formats = binding.dateFormats.get(file);
-    return JSON.stringify([format, delimiter, header, parameters, state.preset, formats].map((part) => part ?? null));
-  };
-  const seeAll = (ids: readonly string[]): boolean => {
-    addedAhead = undefined;
+  const fileKey = (row: SourceRow) =>
+    options.transform || options.lookup ? undefined : fileKeyOf(row, stateFor(row), binding);
+  const seeAll = (ids: readonly string[]) => seen.seeAll(ids);
+  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close, fileKey, seeAll });
+}
+
+/** RowChecker.fileKey of a file bound: undefined where its records are summed over rows (sumBy). */
+function fileKeyOf(row: SourceRow, state: FileState, binding: BindingContext): string | undefined {
+  if (state.bound.sumKey) return undefined;
+  const { format, delimiter, header, parameters, file } = row.source;
+  const formats = binding.dateFormats.get(file);
+  return JSON.stringify(
+    [format, delimiter, header, parameters, state.preset, formats].map((part) => part ?? null),
+  );
+}
+
+/** The run's duplicate check on conversionId (seen-ids.ts), and the ids of spans counted unchecked (seeAll). */
+class RunIds {
+  readonly #seen = new SeenIds();
+  /** Ids seeAll added for rows not checked yet: each is new once, when its row is (raw-spans.ts). */
+  #ahead: Set<string> | undefined;
+
+  /** Adds the id; false when an earlier valid row of the run had it. */
+  add(id: string): boolean {
+    return this.#seen.add(id) || this.#ahead?.delete(id) === true;
+  }
+
+  /** RowChecker.seeAll. */
+  seeAll(ids: readonly string[]): boolean {
+    this.#ahead = undefined;
     for (let i = 0; i < ids.length; i++) {
-      if (seen.add(ids[i]!)) continue;
-      addedAhead = new Set(ids.slice(0, i));
+      if (this.#seen.add(ids[i]!)) continue;
+      this.#ahead = new Set(ids.slice(0, i));
       return false;
     }
     return true;
-  };
-  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close, fileKey, seeAll });
+  }
+
+  close(): void {
+    this.#seen.close();
+  }
 }
 
 /** The checking stage as an async iterable, for callers that want one (init); folded and dropped rows are left out. */

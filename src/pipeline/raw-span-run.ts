@@ -57,7 +57,9 @@ function countKnown(
     summary.alreadySent++;
     tally.validTotals.add(currency, values[index]!);
     if (guard?.measureKnown(currency, values[index]!, days[index]!)) {
-      return guard.flush().then(() => (guard.signal.aborted ? index + 1 : countKnown(tally, guard, records, body, index + 1)));
+      return guard
+        .flush()
+        .then(() => (guard.signal.aborted ? index + 1 : countKnown(tally, guard, records, body, index + 1)));
     }
   }
   return records;
@@ -74,6 +76,18 @@ function runFingerprint(settings: Settings, userAgent: string): string {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return JSON.stringify({
     ...{ userAgent, tz, icu, unicode, zone, TZ: process.env.TZ ?? null },
-    ...{ mapping, timezone, currency, allowNegative, refunds, earliestMs, futureMs, limits, format, delimiter, encoding },
+    ...{
+      mapping,
+      timezone,
+      currency,
+      allowNegative,
+      refunds,
+      earliestMs,
+      futureMs,
+      limits,
+      format,
+      delimiter,
+      encoding,
+    },
   });
 }

@@ -9,8 +9,8 @@
 // the span's ids to its duplicate check, and checks the span row by row where an id of it was met before in the run.
 import { createHash } from 'node:crypto';
 import type { SourceInfo, SourceRow } from '../input/types.js';
-import type { RawSpan } from '../ledger/types.js';
 import type { Awaitable } from '../ledger/ledger-port.js';
+import type { RawSpan } from '../ledger/types.js';
 import { SPAN_MAX, SPAN_MIN } from './delivered-spans.js';
 
 /** Spans complete noted together: ~6,000 records' ids and figures held at most. */
@@ -97,7 +97,12 @@ export class RawSpanTally {
     const rows = this.#rows;
     if (this.#spoiled || rows < 0 || this.#delivered !== rows || this.#ids.length !== rows) return;
     this.#spoiled = true; // noted once
-    this.#done.push({ digest: this.digest, records: rows, ids: JSON.stringify(this.#ids), body: JSON.stringify(this.#body) });
+    this.#done.push({
+      digest: this.digest,
+      records: rows,
+      ids: JSON.stringify(this.#ids),
+      body: JSON.stringify(this.#body),
+    });
   }
 }
 
@@ -229,7 +234,10 @@ export class RawSpanReader {
    * else each row checked by `check` with the span as the run's `current`. Returns the rows counted known (0 when
    * they were checked; fewer than the span's when the value guard stopped the run among them).
    */
-  async settle(check: (row: SourceRow) => Promise<void> | undefined, stopped: () => boolean): Promise<number> {
+  async settle(
+    check: (row: SourceRow) => Promise<void> | undefined,
+    stopped: () => boolean,
+  ): Promise<number> {
     const rows = this.#rows;
     const texts = this.#texts;
     if (rows.length === 0) return 0;
@@ -265,7 +273,7 @@ export class RawSpanReader {
 }
 
 /** Whether a span of `length` rows, the last with `text`, ends there. */
-function endsRawSpan(text: string, length: number): boolean {
+export function endsRawSpan(text: string, length: number): boolean {
   if (length >= SPAN_MAX) return true;
   if (length < SPAN_MIN) return false;
   // FNV-1a over the row's last 64 UTF-16 units (enough to tell rows apart, and bounded for long rows).
@@ -279,7 +287,7 @@ function endsRawSpan(text: string, length: number): boolean {
  * SHA-256 (hex, 32 chars: 128 bits) over the file's prefix, each row's length (in UTF-16 units) and the rows' texts
  * in order: the lengths make the joined texts one sequence of rows only (the prefix, JSON, holds no NUL).
  */
-function spanDigest(prefix: string, texts: readonly string[]): string {
+export function spanDigest(prefix: string, texts: readonly string[]): string {
   const lengths = new Array<number>(texts.length);
   for (let i = 0; i < texts.length; i++) lengths[i] = texts[i]!.length;
   const joined = texts.join('');

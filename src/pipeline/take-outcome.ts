@@ -8,8 +8,8 @@ import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
 import type { KnownProblems } from './known-problems.js';
 import type { LookupQueue } from './lookup-queue.js';
-import type { WireRow } from './row-thread/batch-codec.js';
 import type { RawSpans } from './raw-spans.js';
+import type { WireRow } from './row-thread/batch-codec.js';
 import type { RunTally } from './run-tally.js';
 
 /** A promise only when the caller must wait (a look-up chunk full): a promise per row cost a microtask per row. */
@@ -68,7 +68,9 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
     const span = raw?.current;
     const record = result.record;
     // A record of a span of rows: its day taken now for the span's note (the look-up would take it to send it).
-    const day = span ? ((result as WireRow).day ?? recordDay(record.conversionDatetime, record.conversionTimezone)) : (result as WireRow).day;
+    const day = span
+      ? ((result as WireRow).day ?? recordDay(record.conversionDatetime, record.conversionTimezone))
+      : (result as WireRow).day;
     span?.add(record.conversionId, record.conversionCurrency, record.conversionValue, day!);
     tally.addValid(result.record, day);
     hooks.onValid?.(result.record, result.row.source.file, result.row.line);

@@ -53,7 +53,10 @@ interface RunParts {
   rejects: RejectsWriter | undefined;
   /** The rejects rows' `_run` and the path's `{runId}`: `check`, or the ledger's run id once it is held. */
   label: { value: string };
-  base: Pick<RunDeps, 'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'rawSpans' | 'collect' | 'growYoung'>;
+  base: Pick<
+    RunDeps,
+    'stdin' | 'userAgent' | 'now' | 'signal' | 'rowThread' | 'rawSpans' | 'collect' | 'growYoung'
+  >;
   exitCodeOf(summary: Summary): number;
 }
 

@@ -1,0 +1,149 @@
+// Spans of rows already delivered (pipeline/raw-spans.ts, issue 23): the digest names one sequence of rows only, a
+// span is noted only when every row of it made a record delivered, and the duplicate check takes a span's ids as its
+// rows' own (checked-rows.ts seeAll).
+import { describe, expect, it } from 'vitest';
+import type { MappingInput } from '../../src/config/schema.js';
+import type { CsvRow, SourceInfo } from '../../src/input/types.js';
+import type { RawSpan } from '../../src/ledger/types.js';
+import { endsRawSpan, RawSpanTally, spanDigest } from '../../src/pipeline/raw-spans.js';
+import { createRunChecker } from '../../src/pipeline/run-checker.js';
+import { orderFields, testSettings } from '../helpers/settings.js';
+
+describe('spanDigest', () => {
+  it('tells rows apart however their text is split or joined', () => {
+    expect(spanDigest('p', ['ab', 'c'])).not.toBe(spanDigest('p', ['a', 'bc']));
+    expect(spanDigest('p', ['a,b'])).not.toBe(spanDigest('p', ['a', 'b']));
+    expect(spanDigest('p', ['a'])).toBe(spanDigest('p', ['a']));
+    // The file's prefix (fingerprint, header) is part of it.
+    expect(spanDigest('p', ['a'])).not.toBe(spanDigest('q', ['a']));
+  });
+
+  it('does not take a lone surrogate for the replacement character UTF-8 would write for it', () => {
+    expect(spanDigest('p', ['x\uD800'])).not.toBe(spanDigest('p', ['x\uFFFD']));
+  });
+});
+
+describe('endsRawSpan', () => {
+  it('cuts between SPAN_MIN and SPAN_MAX rows, by the row alone', () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => `${i},row ${i * 7919}`);
+    const cuts = rows.filter((row, i) => endsRawSpan(row, 200 + (i % 800)));
+    expect(cuts.length).toBeGreaterThan(0);
+    expect(cuts.length).toBeLessThan(rows.length / 50);
+    expect(rows.some((row) => endsRawSpan(row, 127))).toBe(false);
+    expect(endsRawSpan('any', 1024)).toBe(true);
+  });
+});
+
+describe('RawSpanTally', () => {
+  const filled = (done: RawSpan[], rows: number) => {
+    const tally = new RawSpanTally('d', done);
+    for (let i = 0; i < rows; i++) tally.add(String(i), i % 2 ? 'EUR' : 'USD', i + 0.5, 19_000 + i);
+    return tally;
+  };
+
+  it('is noted once, when closed and every record of it is delivered, with its ids and figures', () => {
+    const done: RawSpan[] = [];
+    const tally = filled(done, 3);
+    tally.delivered();
+    tally.delivered();
+    tally.close(3);
+    expect(done).toEqual([]);
+    tally.delivered();
+    expect(done).toEqual([
+      {
+        digest: 'd',
+        records: 3,
+        ids: '["0","1","2"]',
+        body: JSON.stringify({
+          c: ['USD', 'EUR'],
+          i: [0, 1, 0],
+          v: [0.5, 1.5, 2.5],
+          d: [19000, 19001, 19002],
+        }),
+      },
+    ]);
+    tally.delivered();
+    tally.close(3);
+    expect(done).toHaveLength(1);
+  });
+
+  it('is never noted with a row that made no record, a record without an id, or fewer records than rows', () => {
+    const spoiled: RawSpan[] = [];
+    const a = filled(spoiled, 2);
+    a.spoil();
+    a.delivered();
+    a.delivered();
+    a.close(2);
+    const b = filled(spoiled, 1);
+    b.add(undefined, 'USD', 1, 1);
+    b.delivered();
+    b.delivered();
+    b.close(2);
+    const c = filled(spoiled, 2);
+    c.delivered();
+    c.delivered();
+    c.close(3);
+    expect(spoiled).toEqual([]);
+  });
+});
+
+describe("the row checker's ids of a span counted unchecked (seeAll)", () => {
+  const mapping: MappingInput = { fields: orderFields };
+  const source: SourceInfo = {
+    file: 'orders.csv',
+    format: 'csv',
+    encoding: 'utf-8',
+    delimiter: ',',
+    header: ['id', 'email', 'time', 'total', 'currency'],
+  };
+  const row = (id: string, line: number): CsvRow => ({
+    kind: 'csv',
+    source,
+    line,
+    cells: [id, 'a@example.com', '2024-07-01 10:00:00', '100.00', 'USD'],
+  });
+  const checker = () =>
+    createRunChecker(testSettings({ timezone: 'UTC', mappingInput: mapping }), undefined, undefined, {
+      warn: () => undefined,
+      notePreset: () => undefined,
+    });
+  const ok = (outcome: unknown) => (outcome as { ok?: boolean }).ok;
+
+  it('adds them all, so a later row with one of them is a duplicate', () => {
+    const check = checker();
+    expect(check.seeAll(['1', '2'])).toBe(true);
+    expect(ok(check(row('2', 5)))).toBe(false);
+    expect(ok(check(row('3', 6)))).toBe(true);
+  });
+
+  it('refuses them when one was met, and takes those added before it as new once their rows are checked', () => {
+    const check = checker();
+    expect(ok(check(row('7', 2)))).toBe(true);
+    expect(check.seeAll(['5', '6', '7', '8'])).toBe(false);
+    // The span's rows, checked one by one next: 5 and 6 are new, 7 repeats the earlier row, 8 is new.
+    expect([5, 6, 7, 8].map((id, i) => ok(check(row(String(id), 10 + i))))).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
+    // Taken as new once only.
+    expect(ok(check(row('5', 20)))).toBe(false);
+  });
+
+  it("gives each file's key from its header and binding; none under a transform", () => {
+    const check = checker();
+    const key = check.fileKey(row('1', 2));
+    expect(key).toContain('"total"');
+    const reordered = { ...source, header: [...source.header!].reverse() };
+    const other = check.fileKey({ ...row('1', 2), source: reordered });
+    expect(other).not.toBe(key);
+    const transformed = createRunChecker(
+      testSettings({ timezone: 'UTC', mappingInput: mapping, transform: (r) => r }),
+      undefined,
+      undefined,
+      { warn: () => undefined, notePreset: () => undefined },
+    );
+    expect(transformed.fileKey(row('1', 2))).toBeUndefined();
+  });
+});
