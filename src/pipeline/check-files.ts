@@ -54,7 +54,10 @@ async function checkFile(file: string, steps: FileSteps): Promise<void> {
   hooks.onFileStart?.(file);
   const before = summary.rowsRead;
   const held = steps.inputs.get(file);
-  const sourceRows = await checkBatches(held ? oneByOne(held) : reader.openBatches(file), steps);
+  // Rows held by the date-order pass are a stream's (stdin): checked as they come, never held for a span of them.
+  const sourceRows = held
+    ? await checkBatches(oneByOne(held), { ...steps, raw: undefined })
+    : await checkBatches(reader.openBatches(file), steps);
   hooks.onRowRead?.(summary.rowsRead);
   const source = reader.source(file);
   if (sourceRows === 0 && !signal?.aborted) {

@@ -162,9 +162,10 @@ async function adjust(context: KnownContext, item: Item, difference: number): Pr
     key: identity.key,
     contentHash: identity.contentHash,
     reprice,
-    // Not a record of the order's span (delivered-spans.ts): the span holds the order, counted once it is seen
-    // delivered at this content by a later run.
+    // Not a record of the order's span (delivered-spans.ts), nor its row's (raw-spans.ts): the span holds the order,
+    // counted once it is seen delivered at this content by a later run.
     span: undefined,
+    rawSpan: undefined,
   });
 }
 

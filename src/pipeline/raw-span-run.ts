@@ -67,15 +67,16 @@ function countKnown(
 
 /**
  * Everything of the run that turns a row into a record, beside the file's own part (checked-rows.ts fileKey): the
- * settings the row path reads, revimport's version (in the user agent), and the zone and Unicode data of this node.
+ * settings the row path reads, revimport's version (in the user agent), the zone and Unicode data of this node, and
+ * the machine's zone.
  */
 function runFingerprint(settings: Settings, userAgent: string): string {
   const { mapping, timezone, currency, allowNegative, refunds, earliestMs, futureMs, limits } = settings;
   const { format, delimiter, encoding } = settings;
   const { tz, icu, unicode } = process.versions;
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // The machine's zone is in TZ: the start-up sets it from /etc/localtime where it was unset (cli/zone-env.ts).
   return JSON.stringify({
-    ...{ userAgent, tz, icu, unicode, zone, TZ: process.env.TZ ?? null },
+    ...{ userAgent, tz, icu, unicode, TZ: process.env.TZ ?? null },
     ...{
       mapping,
       timezone,
