@@ -45,6 +45,10 @@ export type RowChecker = ((row: SourceRow) => RowOutcome) & {
    * checked (the span's rows, checked one by one next).
    */
   seeAll(ids: readonly string[]): boolean;
+  /** Whether `row` would be folded into the row checked before it (a line item of its order: row-policy.ts). */
+  foldsIntoLast(row: SourceRow): boolean;
+  /** The file's state as after checking `row` (its fold key), which was counted unchecked (raw-spans.ts). */
+  passed(row: SourceRow): void;
 };
 
 /**
@@ -135,7 +139,33 @@ export function createRowChecker(options: CheckOptions): RowChecker {
   const fileKey = (row: SourceRow) =>
     options.transform || options.lookup ? undefined : fileKeyOf(row, stateFor(row), binding);
   const seeAll = (ids: readonly string[]) => seen.seeAll(ids);
-  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close, fileKey, seeAll });
+  const foldsIntoLast = (row: SourceRow) => {
+    const state = files.get(row.source);
+    const key = state && foldKeyOf(row, state);
+    return key !== undefined && key !== '' && key === state!.lastFoldKey;
+  };
+  const passed = (row: SourceRow) => {
+    const state = files.get(row.source);
+    if (state?.bound.foldIndex !== undefined && row.kind === 'csv') state.lastFoldKey = foldKeyOf(row, state);
+  };
+  const steps = {
+    drainWarnings,
+    flush,
+    bindHeader,
+    useDateFormats,
+    close,
+    fileKey,
+    seeAll,
+    foldsIntoLast,
+    passed,
+  };
+  return Object.assign(check, steps);
+}
+
+/** The row's fold key (policyOutcome's), where its file folds line items into their order's row. */
+function foldKeyOf(row: SourceRow, state: FileState): string | undefined {
+  const index = state.bound.foldIndex;
+  return index === undefined || row.kind !== 'csv' ? undefined : row.cells[index]?.trim();
 }
 
 /** RowChecker.fileKey of a file bound: undefined where its records are summed over rows (sumBy). */

@@ -38,9 +38,10 @@ export function openRawSpans(
 }
 
 /**
- * A noted span's records from `from` on: counted valid and already sent, in the totals, and measured by the guard
- * as the records of checked rows are (the decision taken at the same record). Returns the records counted: fewer
- * when the guard's decision stopped the run (reading ends there, as after a checked row).
+ * A noted span's records from `from` on: counted valid, in the totals, and already sent, or handed to the value guard
+ * as the records of checked rows are (held, the decision taken at the same record; already sent once released, not
+ * sent if it stops the run). Returns the records counted: fewer when the guard stopped the run (reading ends there,
+ * as after a checked row).
  */
 function countKnown(
   tally: RunTally,
@@ -54,12 +55,14 @@ function countKnown(
   for (let index = from; index < records; index++) {
     const currency = currencies[currencyOf[index]!]!;
     summary.valid++;
-    summary.alreadySent++;
     tally.validTotals.add(currency, values[index]!);
-    if (guard?.measureKnown(currency, values[index]!, days[index]!)) {
-      return guard
+    const handed = guard ? guard.addKnown(currency, values[index]!, days[index]!) : 'sent';
+    if (handed === 'sent') summary.alreadySent++;
+    else if (handed === 'due') {
+      const next = index + 1;
+      return guard!
         .flush()
-        .then(() => (guard.signal.aborted ? index + 1 : countKnown(tally, guard, records, body, index + 1)));
+        .then(() => (guard!.signal.aborted ? next : countKnown(tally, guard, records, body, next)));
     }
   }
   return records;

@@ -126,6 +126,10 @@ export interface RawSpanChecker {
   fileKey(row: SourceRow): string | undefined;
   /** Adds every id to the run's duplicate check, unless one of them was met already. */
   seeAll(ids: readonly string[]): boolean;
+  /** Whether the row would fold into the row before it (then its span is checked: it would not be a record). */
+  foldsIntoLast(row: SourceRow): boolean;
+  /** The file's state as after checking the row (the span's last, counted unchecked). */
+  passed(row: SourceRow): void;
 }
 
 /**
@@ -257,9 +261,11 @@ export class RawSpanReader {
     spans.noteSome();
     const digest = spanDigest(this.#prefix!, texts);
     const found = await spans.steps.lookup(digest);
-    if (found !== undefined && found.records === rows.length) {
+    const checker = this.#checker;
+    if (found !== undefined && found.records === rows.length && !checker.foldsIntoLast(rows[0]!)) {
       const ids = JSON.parse(found.ids) as string[];
-      if (ids.length === rows.length && this.#checker.seeAll(ids)) {
+      if (ids.length === rows.length && checker.seeAll(ids)) {
+        checker.passed(rows.at(-1)!);
         return spans.steps.countKnown(rows.length, JSON.parse(found.body) as RawSpanBody);
       }
     }

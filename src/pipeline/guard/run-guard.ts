@@ -34,7 +34,7 @@ export class RunGuard {
   readonly #acceptedLate = new Set<string>();
   #stopped = false;
   #released = 0;
-  /** Records counted known unchecked before the decision (raw-spans.ts): held in count only, as their rows were. */
+  /** Records counted known unchecked (raw-spans.ts) not handed on yet: held in count only, as their rows were. */
   #knownHeld = 0;
   /** The run's values per currency, bounded past value-sketch.ts's exactValues. */
   readonly #values = new Map<string, ValueSketch>();
@@ -73,12 +73,23 @@ export class RunGuard {
 
   /**
    * A record counted known without its row being checked (a span noted delivered: raw-spans.ts): measured as any,
-   * and counted toward the records held before the decision. True when the decision is due (then `flush`).
+   * and held in count where a checked record would be held. `sent`: handed on now (the caller counts it already
+   * sent); `kept`: the guard counts it (already sent once released, not sent if the run stops); `due`: kept, and the
+   * decision (or a held late currency's check) is due: then `flush`.
    */
-  measureKnown(currency: string, value: number, day: number): boolean {
+  addKnown(currency: string, value: number, day: number): 'sent' | 'kept' | 'due' {
     this.#measureValue(currency, value, day);
-    if (this.#decision) return false;
-    return this.#held.length + ++this.#knownHeld >= this.#settings.holdRecords;
+    if (this.#stopped) {
+      this.#tally.summary.notSent++;
+      return 'kept';
+    }
+    if (this.#decision && this.#held.length === 0) {
+      this.#released++;
+      return 'sent';
+    }
+    this.#knownHeld++;
+    if (this.#decision) return 'due';
+    return this.#held.length + this.#knownHeld >= this.#settings.holdRecords ? 'due' : 'kept';
   }
 
   async flush(): Promise<void> {
@@ -114,14 +125,16 @@ export class RunGuard {
     const accepted = comparison.verdict === 'stopped' && this.#settings.acceptShift;
     this.#decision = accepted ? { ...comparison, verdict: 'accepted' } : comparison;
     if (accepted) this.#tally.warn(acceptedMessage(comparison));
-    if (this.#decision.verdict === 'stopped') this.#stop(stopMessage(comparison, this.#held.length));
+    const held = this.#held.length + this.#knownHeld;
+    if (this.#decision.verdict === 'stopped') this.#stop(stopMessage(comparison, held));
     else await this.#release();
   }
 
   /** Held records never handed on (the run ended by an error while holding): counted `notSent`, once. */
   takeHeld(): number {
-    const held = this.#held.length;
+    const held = this.#held.length + this.#knownHeld;
     this.#held = [];
+    this.#knownHeld = 0;
     return held;
   }
 
@@ -205,6 +218,10 @@ export class RunGuard {
    * counts them `notSent` (takeHeld) instead of losing them from every count.
    */
   async #release(): Promise<void> {
+    // Records counted known are handed on by count: already sent.
+    this.#released += this.#knownHeld;
+    this.#tally.summary.alreadySent += this.#knownHeld;
+    this.#knownHeld = 0;
     const held = this.#held;
     this.#held = [];
     let next = 0;

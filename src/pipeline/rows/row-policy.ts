@@ -16,7 +16,8 @@ export function policyOutcome(
 ): RowOutcome | undefined {
   const { bound } = state;
   if (bound.foldIndex !== undefined && row.kind === 'csv') {
-    // Shopify writes one row per line item; the order's own fields are on its first row only.
+    // Shopify writes one row per line item; the order's own fields are on its first row only. (A span of rows
+    // counted unchecked is folded the same way: checked-rows.ts foldsIntoLast, passed.)
     const key = row.cells[bound.foldIndex]?.trim();
     if (key && key === state.lastFoldKey) return 'folded';
     state.lastFoldKey = key;
