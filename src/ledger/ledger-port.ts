@@ -33,6 +33,8 @@ export interface LedgerPort {
    * a key of it: then undefined, as for a span never noted. Optional, SQLite's like lookupSpan.
    */
   lookupRawSpan?(targetId: number, digest: string): Awaitable<RawSpan | undefined>;
+  /** The digests of the spans of rows noted for the target (a run reads them once, before its rows). */
+  rawSpanDigests?(targetId: number): Awaitable<string[]>;
   /** Notes spans of rows whose every record is delivered (after merging what this run delivered into records). */
   noteRawSpans?(targetId: number, spans: readonly RawSpan[]): Awaitable<number>;
   /**

@@ -360,6 +360,11 @@ export class Ledger implements LedgerStore {
     return { delivered: true, entries };
   }
 
+  /** LedgerPort.rawSpanDigests. */
+  rawSpanDigests(targetId: number): string[] {
+    return this.#stmt.rawSpanDigests.pluck().all(targetId) as string[];
+  }
+
   /** LedgerPort.lookupRawSpan: the span's row, unless a hot table names a key of it (then a row-by-row check). */
   lookupRawSpan(targetId: number, digest: string): RawSpan | undefined {
     return this.#lookupRawSpanAll(targetId, digest);

@@ -117,6 +117,7 @@ export const sql = {
     ON CONFLICT (target_id, digest) DO NOTHING`,
   // Spans of rows already delivered (migrations.ts v11, pipeline/raw-spans.ts).
   rawSpanKnown: 'SELECT records, ids, body FROM raw_spans WHERE target_id = :target AND digest = :digest',
+  rawSpanDigests: 'SELECT digest FROM raw_spans WHERE target_id = ?',
   noteRawSpan: `INSERT INTO raw_spans (target_id, digest, records, ids, body)
     VALUES (:target, :digest, :records, :ids, :body) ON CONFLICT (target_id, digest) DO NOTHING`,
 

@@ -179,6 +179,12 @@ export class WorkerLedger implements LedgerPort {
       : this.#ledger.lookupRawSpan(targetId, digest);
   }
 
+  rawSpanDigests(targetId: number): Awaitable<string[]> {
+    return this.#reader
+      ? this.#reader.call('rawSpanDigests', [targetId])
+      : this.#ledger.rawSpanDigests(targetId);
+  }
+
   noteRawSpans(targetId: number, spans: readonly RawSpan[]): Promise<number> {
     return this.#call('noteRawSpans', [targetId, spans]);
   }

@@ -3,7 +3,7 @@
 import type { SourceRow } from '../input/types.js';
 import type { RowChecker } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
-import type { RawSpanReader, RawSpans } from './raw-spans.js';
+import type { RawSpanLoop, RawSpans } from './raw-spans.js';
 import type { RunReader } from './run-reader.js';
 import type { RunTally } from './run-tally.js';
 import type { TakeOutcome } from './take-outcome.js';
@@ -71,42 +71,38 @@ async function checkFile(file: string, steps: FileSteps): Promise<void> {
 }
 
 /**
- * The per-row path over rows a chunk's worth at a time (a file). Where the run keeps spans of rows, the rows are held
- * a span at a time and the span settled (raw-spans.ts): counted known, or each row checked. Returns the file's data rows.
+ * The per-row path over rows a chunk's worth at a time (a file); where the run keeps spans of rows, through them
+ * (raw-spans.ts: a span noted delivered is counted without its rows checked). Returns the file's data rows.
  */
 async function checkBatches(batches: AsyncIterable<SourceRow[]>, steps: FileSteps): Promise<number> {
   const signal = steps.signal;
-  const spans = steps.raw?.file(steps.check);
+  const spans = steps.raw?.file(steps.check, spanLoop(steps));
+  const take = spans ? (row: SourceRow) => spans.take(row) : (row: SourceRow) => checkRow(row, steps);
   let sourceRows = 0;
   for await (const rows of batches) {
     for (const row of rows) {
       sourceRows++;
-      if (spans) {
-        const taken = spans.take(row);
-        if (taken === 'held') continue;
-        if (taken === 'cut' || spans.holding) await settleSpan(spans, steps);
-        if (signal?.aborted) return sourceRows;
-        if (taken === 'cut') continue;
-      }
-      const waiting = checkRow(row, steps);
+      const waiting = take(row);
       if (waiting) await waiting;
       if (signal?.aborted) return sourceRows;
     }
   }
-  if (spans?.holding) await settleSpan(spans, steps);
+  const ended = spans?.end();
+  if (ended) await ended;
   return sourceRows;
 }
 
-/** The span of rows held, settled: its rows counted read as they are checked, or at once when counted known. */
-async function settleSpan(spans: RawSpanReader, steps: FileSteps): Promise<void> {
+/** What a file's spans of rows do with the loop's steps: a row checked, rows counted known counted read. */
+function spanLoop(steps: FileSteps): RawSpanLoop {
   const summary = steps.tally.summary;
-  const known = await spans.settle(
-    (row) => checkRow(row, steps),
-    () => steps.signal?.aborted === true,
-  );
-  if (known === 0) return;
-  summary.rowsRead += known;
-  steps.hooks.onRowRead?.(summary.rowsRead);
+  return {
+    check: (row) => checkRow(row, steps),
+    counted: (rows) => {
+      summary.rowsRead += rows;
+      steps.hooks.onRowRead?.(summary.rowsRead);
+    },
+    stopped: () => steps.signal?.aborted === true,
+  };
 }
 
 /** Rows held one at a time (stdin's, by the date-order pass) as batches of one. */

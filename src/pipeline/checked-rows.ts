@@ -136,30 +136,32 @@ export function createRowChecker(options: CheckOptions): RowChecker {
     binding.dateFormats.set(file, formats);
   };
   const close = () => seen.close();
-  const fileKey = (row: SourceRow) =>
-    options.transform || options.lookup ? undefined : fileKeyOf(row, stateFor(row), binding);
-  const seeAll = (ids: readonly string[]) => seen.seeAll(ids);
-  const foldsIntoLast = (row: SourceRow) => {
-    const state = files.get(row.source);
-    const key = state && foldKeyOf(row, state);
-    return key !== undefined && key !== '' && key === state!.lastFoldKey;
-  };
-  const passed = (row: SourceRow) => {
-    const state = files.get(row.source);
-    if (state?.bound.foldIndex !== undefined && row.kind === 'csv') state.lastFoldKey = foldKeyOf(row, state);
-  };
-  const steps = {
-    drainWarnings,
-    flush,
-    bindHeader,
-    useDateFormats,
-    close,
+  const spans = spanSteps(files, seen, (row) =>
+    options.transform || options.lookup ? undefined : fileKeyOf(row, stateFor(row), binding),
+  );
+  return Object.assign(check, { drainWarnings, flush, bindHeader, useDateFormats, close, ...spans });
+}
+
+/** The checker's steps for spans of rows counted unchecked (raw-spans.ts RawSpanChecker). */
+function spanSteps(
+  files: Map<SourceInfo, FileState>,
+  seen: RunIds,
+  fileKey: (row: SourceRow) => string | undefined,
+): Pick<RowChecker, 'fileKey' | 'seeAll' | 'foldsIntoLast' | 'passed'> {
+  return {
     fileKey,
-    seeAll,
-    foldsIntoLast,
-    passed,
+    seeAll: (ids) => seen.seeAll(ids),
+    foldsIntoLast: (row) => {
+      const state = files.get(row.source);
+      const key = state && foldKeyOf(row, state);
+      return key !== undefined && key !== '' && key === state!.lastFoldKey;
+    },
+    passed: (row) => {
+      const state = files.get(row.source);
+      if (state?.bound.foldIndex !== undefined && row.kind === 'csv')
+        state.lastFoldKey = foldKeyOf(row, state);
+    },
   };
-  return Object.assign(check, steps);
 }
 
 /** The row's fold key (policyOutcome's), where its file folds line items into their order's row. */

@@ -8,7 +8,7 @@ import type { RunTally } from './run-tally.js';
 import type { RunDeps, RunOptions } from './types.js';
 
 /** A ledger that keeps spans of rows: LedgerPort's two optional calls, both there. */
-type RawSpanLedger = Required<Pick<LedgerPort, 'lookupRawSpan' | 'noteRawSpans'>>;
+type RawSpanLedger = Required<Pick<LedgerPort, 'rawSpanDigests' | 'lookupRawSpan' | 'noteRawSpans'>>;
 
 /**
  * The run's spans, or undefined where a span counted known could differ from its rows checked: under --check (no
@@ -24,13 +24,15 @@ export function openRawSpans(
   counts: { tally: RunTally; guard: RunGuard | undefined },
 ): RawSpans | undefined {
   const port = deps.ledger?.ledger;
-  if (!port?.lookupRawSpan || !port.noteRawSpans || deps.rawSpans === false) return undefined;
+  if (!port?.rawSpanDigests || !port.lookupRawSpan || !port.noteRawSpans || deps.rawSpans === false)
+    return undefined;
   if (options.check || options.resend !== false || onThread) return undefined;
   if (settings.transform || settings.lookupPath !== undefined) return undefined;
   const ledger = port as RawSpanLedger;
   const targetId = deps.ledger!.targetId;
   const { tally, guard } = counts;
   return new RawSpans(runFingerprint(settings, deps.userAgent), {
+    digests: () => ledger.rawSpanDigests(targetId),
     lookup: (digest) => ledger.lookupRawSpan(targetId, digest),
     note: (spans) => ledger.noteRawSpans(targetId, spans),
     countKnown: (records: number, body: RawSpanBody) => countKnown(tally, guard, records, body, 0),

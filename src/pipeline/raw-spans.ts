@@ -52,7 +52,8 @@ export type CountKnown = (records: number, body: RawSpanBody) => number | Promis
  * delivered at their content. Noted (into `done`) once it is closed, every row made a record, and all are delivered.
  */
 export class RawSpanTally {
-  readonly digest: string;
+  /** Set once the span is closed (a span checked as it comes is named once its last row is read). */
+  #digest = '';
   readonly #done: RawSpan[];
   readonly #ids: string[] = [];
   readonly #body: RawSpanBody = { c: [], i: [], v: [], d: [] };
@@ -60,8 +61,7 @@ export class RawSpanTally {
   #delivered = 0;
   #spoiled = false;
 
-  constructor(digest: string, done: RawSpan[]) {
-    this.digest = digest;
+  constructor(done: RawSpan[]) {
     this.#done = done;
   }
 
@@ -93,9 +93,10 @@ export class RawSpanTally {
     this.#noteIfComplete();
   }
 
-  /** Every row of the span was checked: `rows` of them. */
-  close(rows: number): void {
+  /** Every row of the span was checked: `rows` of them, named by `digest`. */
+  close(rows: number, digest: string): void {
     this.#rows = rows;
+    this.#digest = digest;
     this.#noteIfComplete();
   }
 
@@ -104,7 +105,7 @@ export class RawSpanTally {
     if (this.#spoiled || rows < 0 || this.#delivered !== rows || this.#ids.length !== rows) return;
     this.#spoiled = true; // noted once
     this.#done.push({
-      digest: this.digest,
+      digest: this.#digest,
       records: rows,
       ids: JSON.stringify(this.#ids),
       body: JSON.stringify(this.#body),
@@ -114,6 +115,8 @@ export class RawSpanTally {
 
 /** What spans need of the run: the ledger's look-up, and the counts of a span's records counted known. */
 export interface RawSpanSteps {
+  /** The digests of the spans noted for the run's target. */
+  digests(): Awaitable<string[]>;
   lookup(digest: string): Awaitable<RawSpan | undefined>;
   /** Notes spans complete (after the run's deliveries are recorded). */
   note(spans: readonly RawSpan[]): Awaitable<number>;
@@ -146,6 +149,8 @@ export class RawSpans {
   readonly #steps: RawSpanSteps;
   /** Each file's key (or null: its rows are checked one by one). */
   readonly #files = new Map<SourceInfo, string | null>();
+  /** The digests the ledger held for the target when the run began (prepare). */
+  #known = new Set<string>();
 
   constructor(fingerprint: string, steps: RawSpanSteps) {
     this.#fingerprint = fingerprint;
@@ -156,9 +161,9 @@ export class RawSpans {
     return this.#steps;
   }
 
-  /** A file's reading: its rows gathered into spans, each settled by `settle` (check-files.ts). */
-  file(checker: RawSpanChecker): RawSpanReader {
-    return new RawSpanReader(this, checker);
+  /** A file's reading in spans (check-files.ts). */
+  file(checker: RawSpanChecker, loop: RawSpanLoop): RawSpanReader {
+    return new RawSpanReader(this, checker, loop);
   }
 
   /** The part of a span's digest that every span of `row`'s file shares; undefined when the file keeps no spans. */
@@ -172,8 +177,26 @@ export class RawSpans {
     return key ?? undefined;
   }
 
-  open(digest: string): RawSpanTally {
-    return new RawSpanTally(digest, this.done);
+  open(): RawSpanTally {
+    return new RawSpanTally(this.done);
+  }
+
+  /**
+   * Reads the digests of the spans the ledger noted for the run's target, once, before the rows: a span whose digest
+   * is not among them is not looked up, and with none (a first push) rows are checked as they come, not held.
+   */
+  async prepare(): Promise<void> {
+    this.#known = new Set(await this.#steps.digests());
+  }
+
+  /** Whether the rows are checked as they come: no span was noted for the target before the run. */
+  get streams(): boolean {
+    return this.#known.size === 0;
+  }
+
+  /** Whether the ledger may hold the span (it did when the run began: a span noted since has ids this run met). */
+  mayKnow(digest: string): boolean {
+    return this.#known.has(digest);
   }
 
   /** Notes the spans complete so far, once NOTE_EVERY are: their ids and figures are not held to the run's end. */
@@ -205,86 +228,130 @@ function rowText(row: SourceRow): string | undefined {
   return row.text !== undefined ? `t${row.text}` : `c${JSON.stringify(row.cells)}`;
 }
 
-/** One file's rows, held a span at a time until the span is cut. */
+/** How a file's reading checks a row, counts rows counted known, and tells a stop. */
+export interface RawSpanLoop {
+  check(row: SourceRow): Promise<void> | undefined;
+  /** Rows of a span counted known (not checked): counted read. */
+  counted(rows: number): void;
+  stopped(): boolean;
+}
+
+/**
+ * One file's rows in spans. Where the ledger noted spans of the run's target, the rows are held a span at a time
+ * and the span settled once cut (counted known, or its rows checked); where it noted none (a first push), each row
+ * is checked as it comes, and its span noted once every record of it is delivered.
+ */
 export class RawSpanReader {
   readonly #spans: RawSpans;
   readonly #checker: RawSpanChecker;
+  readonly #loop: RawSpanLoop;
   #rows: SourceRow[] = [];
   #texts: string[] = [];
-  /** The held rows' text, in UTF-16 units. */
-  #bytes = 0;
+  /** The span's rows' text, in UTF-16 units. */
+  #units = 0;
   #prefix: string | undefined;
+  /** A span checked as it comes (none noted to look up): its tally, once its first row is. */
+  #streamed: RawSpanTally | undefined;
 
-  constructor(spans: RawSpans, checker: RawSpanChecker) {
+  constructor(spans: RawSpans, checker: RawSpanChecker, loop: RawSpanLoop) {
     this.#spans = spans;
     this.#checker = checker;
+    this.#loop = loop;
   }
 
-  /**
-   * Takes a row: `held` in the span (not checked yet), `cut` (held, and the span ends: settle it), or `apart` (the
-   * row is not kept in spans: settle the span held, then check the row alone).
-   */
-  take(row: SourceRow): 'held' | 'cut' | 'apart' {
+  /** Takes a row: checked now, or held for its span. A promise when the loop must wait. */
+  take(row: SourceRow): Promise<void> | undefined {
     const text = rowText(row);
-    if (text === undefined) return 'apart';
-    const prefix = this.#spans.prefix(row, this.#checker);
-    if (prefix === undefined) return 'apart';
-    if (prefix !== this.#prefix && this.#rows.length > 0) return 'apart';
+    const prefix = text === undefined ? undefined : this.#spans.prefix(row, this.#checker);
+    if (prefix === undefined || (prefix !== this.#prefix && this.#texts.length > 0)) return this.#apart(row);
     this.#prefix = prefix;
+    this.#texts.push(text!);
+    this.#units += text!.length;
+    const cut = this.#units >= HELD_TEXT || endsRawSpan(text!, this.#texts.length);
+    if (this.#spans.streams) return this.#stream(row, cut);
     this.#rows.push(row);
-    this.#texts.push(text);
-    this.#bytes += text.length;
-    return this.#bytes >= HELD_TEXT || endsRawSpan(text, this.#rows.length) ? 'cut' : 'held';
+    return cut ? this.#settle() : undefined;
   }
 
-  /** Whether rows are held. */
-  get holding(): boolean {
-    return this.#rows.length > 0;
+  /** The file's end: the span held is settled, or the span checked as it came is closed. */
+  end(): Promise<void> | undefined {
+    return this.#spans.streams ? this.#closeStreamed() : this.#settle();
+  }
+
+  /** A row kept in no span (no text, a footer, a file not kept): the span so far ends, then the row is checked. */
+  #apart(row: SourceRow): Promise<void> | undefined {
+    const ended = this.end();
+    if (!ended) return this.#loop.check(row);
+    return ended.then(() => (this.#loop.stopped() ? undefined : this.#loop.check(row)));
+  }
+
+  #stream(row: SourceRow, cut: boolean): Promise<void> | undefined {
+    const spans = this.#spans;
+    this.#streamed ??= spans.open();
+    spans.current = this.#streamed;
+    let waiting: Promise<void> | undefined;
+    try {
+      waiting = this.#loop.check(row);
+    } finally {
+      spans.current = undefined;
+    }
+    if (cut) this.#closeStreamed();
+    return waiting;
+  }
+
+  /** The span checked as it came ends here: named by its digest, and noted once all its records are delivered. */
+  #closeStreamed(): undefined {
+    const tally = this.#streamed;
+    const texts = this.#texts;
+    this.#streamed = undefined;
+    this.#texts = [];
+    this.#units = 0;
+    if (tally && texts.length > 0) tally.close(texts.length, spanDigest(this.#prefix!, texts));
+    this.#spans.noteSome();
+    return undefined;
   }
 
   /**
-   * Settles the span held: counted known when the ledger noted it and none of its ids was met before in the run,
-   * else each row checked by `check` with the span as the run's `current`. Returns the rows counted known (0 when
-   * they were checked; fewer than the span's when the value guard stopped the run among them).
+   * Settles the span held: counted known when the ledger noted it, its first row would not fold into the row before
+   * and none of its ids was met before in the run; else each row checked with the span as the run's `current`.
    */
-  async settle(
-    check: (row: SourceRow) => Promise<void> | undefined,
-    stopped: () => boolean,
-  ): Promise<number> {
+  async #settle(): Promise<void> {
     const rows = this.#rows;
     const texts = this.#texts;
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return;
     this.#rows = [];
     this.#texts = [];
-    this.#bytes = 0;
+    this.#units = 0;
     const spans = this.#spans;
     spans.noteSome();
     const digest = spanDigest(this.#prefix!, texts);
-    const found = await spans.steps.lookup(digest);
+    const found = spans.mayKnow(digest) ? await spans.steps.lookup(digest) : undefined;
     const checker = this.#checker;
     if (found !== undefined && found.records === rows.length && !checker.foldsIntoLast(rows[0]!)) {
       const ids = JSON.parse(found.ids) as string[];
       if (ids.length === rows.length && checker.seeAll(ids)) {
         checker.passed(rows.at(-1)!);
-        return spans.steps.countKnown(rows.length, JSON.parse(found.body) as RawSpanBody);
+        const counted = await spans.steps.countKnown(rows.length, JSON.parse(found.body) as RawSpanBody);
+        this.#loop.counted(counted);
+        return;
       }
     }
-    const tally = spans.open(digest);
+    const tally = spans.open();
     let checked = 0;
     try {
       for (const row of rows) {
         spans.current = tally;
         checked++;
-        const waiting = check(row);
+        const waiting = this.#loop.check(row);
+        spans.current = undefined;
         if (waiting) await waiting;
-        if (stopped()) break;
+        if (this.#loop.stopped()) break;
       }
     } finally {
       spans.current = undefined;
     }
     // A span stopped part-way is never noted: its rows are not all checked.
-    if (checked === rows.length) tally.close(rows.length);
-    return 0;
+    if (checked === rows.length) tally.close(rows.length, digest);
   }
 }
 

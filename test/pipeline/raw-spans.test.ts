@@ -36,7 +36,7 @@ describe('endsRawSpan', () => {
 
 describe('RawSpanTally', () => {
   const filled = (done: RawSpan[], rows: number) => {
-    const tally = new RawSpanTally('d', done);
+    const tally = new RawSpanTally(done);
     for (let i = 0; i < rows; i++) tally.add(String(i), i % 2 ? 'EUR' : 'USD', i + 0.5, 19_000 + i);
     return tally;
   };
@@ -46,7 +46,7 @@ describe('RawSpanTally', () => {
     const tally = filled(done, 3);
     tally.delivered();
     tally.delivered();
-    tally.close(3);
+    tally.close(3, 'd');
     expect(done).toEqual([]);
     tally.delivered();
     expect(done).toEqual([
@@ -63,7 +63,7 @@ describe('RawSpanTally', () => {
       },
     ]);
     tally.delivered();
-    tally.close(3);
+    tally.close(3, 'd');
     expect(done).toHaveLength(1);
   });
 
@@ -73,16 +73,16 @@ describe('RawSpanTally', () => {
     a.spoil();
     a.delivered();
     a.delivered();
-    a.close(2);
+    a.close(2, 'd');
     const b = filled(spoiled, 1);
     b.add(undefined, 'USD', 1, 1);
     b.delivered();
     b.delivered();
-    b.close(2);
+    b.close(2, 'd');
     const c = filled(spoiled, 2);
     c.delivered();
     c.delivered();
-    c.close(3);
+    c.close(3, 'd');
     expect(spoiled).toEqual([]);
   });
 });
