@@ -137,7 +137,7 @@ export interface RawSpanChecker {
 
 /**
  * The run's spans: the one whose rows are being checked (`current`, read by the outcome taker), those noted
- * complete, and the run's fingerprint. One per push; absent when the run keeps no spans (run.ts `useRawSpans`).
+ * complete, and the run's fingerprint. One per push; absent when the run keeps no spans (raw-span-run.ts).
  */
 export class RawSpans {
   /** The span whose rows are being checked now: each outcome is told to it (take-outcome.ts). */
@@ -149,7 +149,7 @@ export class RawSpans {
   readonly #steps: RawSpanSteps;
   /** Each file's key (or null: its rows are checked one by one). */
   readonly #files = new Map<SourceInfo, string | null>();
-  /** The digests the ledger held for the target when the run began (prepare). */
+  /** The digests the ledger held for the target when the run began (readDigests). */
   #known = new Set<string>();
 
   constructor(fingerprint: string, steps: RawSpanSteps) {
@@ -185,7 +185,7 @@ export class RawSpans {
    * Reads the digests of the spans the ledger noted for the run's target, once, before the rows: a span whose digest
    * is not among them is not looked up, and with none (a first push) rows are checked as they come, not held.
    */
-  async prepare(): Promise<void> {
+  async readDigests(): Promise<void> {
     this.#known = new Set(await this.#steps.digests());
   }
 
@@ -368,17 +368,19 @@ export function endsRawSpan(text: string, length: number): boolean {
 
 /**
  * SHA-256 (hex, 32 chars: 128 bits) over the file's prefix, each row's length (in UTF-16 units) and the rows' texts
- * in order: the lengths make the joined texts one sequence of rows only (the prefix, JSON, holds no NUL).
+ * in order, and how they were written: the lengths make the joined texts one sequence of rows only (the prefix,
+ * JSON, holds no NUL).
  */
 export function spanDigest(prefix: string, texts: readonly string[]): string {
   const lengths = new Array<number>(texts.length);
   for (let i = 0; i < texts.length; i++) lengths[i] = texts[i]!.length;
   const joined = texts.join('');
-  // UTF-8 writes a lone surrogate as U+FFFD: such text (UTF-16 input) is hashed as its code units.
+  // UTF-8 writes a lone surrogate as U+FFFD: such text (UTF-16 input) is hashed as its code units, said before it.
+  const encoding = wellFormed(joined) ? 'utf8' : 'utf16le';
   return createHash('sha256')
     .update(prefix)
-    .update(`\0${lengths.join(',')}\0`)
-    .update(joined, wellFormed(joined) ? 'utf8' : 'utf16le')
+    .update(`\0${lengths.join(',')}\0${encoding}\0`)
+    .update(joined, encoding)
     .digest('hex')
     .slice(0, 32);
 }

@@ -39,7 +39,7 @@ export async function runPipeline(
   try {
     if (delivery) await resendEarlier(delivery, deps.ledger, tally.summary);
     await guard?.readHistory();
-    await raw?.prepare();
+    await raw?.readDigests();
     // The young generation grows once the rows are read, not before: the history's 20,000 records arrive in one
     // burst that survives its scavenges, and a new space let grow while they came doubled past its cap before the
     // collector's observer could stop it there (8 MiB semi-spaces against 4: +8 MiB of RSS, into a 5M-record ledger).
