@@ -250,6 +250,9 @@ export class RawSpanReader {
   /** The span's rows' text, in UTF-16 units. */
   #units = 0;
   #prefix: string | undefined;
+  /** The last row's source, and its prefix (RawSpans.prefix). */
+  #source: SourceInfo | undefined;
+  #sourcePrefix: string | undefined;
   /** A span checked as it comes (none noted to look up): its tally, once its first row is. */
   #streamed: RawSpanTally | undefined;
 
@@ -262,7 +265,12 @@ export class RawSpanReader {
   /** Takes a row: checked now, or held for its span. A promise when the loop must wait. */
   take(row: SourceRow): Promise<void> | undefined {
     const text = rowText(row);
-    const prefix = text === undefined ? undefined : this.#spans.prefix(row, this.#checker);
+    // A file's rows share their source: its prefix is looked up again only when another source comes.
+    if (row.source !== this.#source && text !== undefined) {
+      this.#source = row.source;
+      this.#sourcePrefix = this.#spans.prefix(row, this.#checker);
+    }
+    const prefix = text === undefined ? undefined : this.#sourcePrefix;
     if (prefix === undefined || (prefix !== this.#prefix && this.#texts.length > 0)) return this.#apart(row);
     this.#prefix = prefix;
     this.#texts.push(text!);
