@@ -35,7 +35,7 @@ export interface LedgerPort {
   lookupRawSpan?(targetId: number, digest: string): Awaitable<RawSpan | undefined>;
   /** The digests of the spans of rows noted for the target (a run reads them once, before its rows). */
   rawSpanDigests?(targetId: number): Awaitable<string[]>;
-  /** Notes spans of rows whose every record is delivered (after merging what this run delivered into records). */
+  /** Notes spans of rows whose every record is delivered, during the run (no merge first: Ledger.noteRawSpans). */
   noteRawSpans?(targetId: number, spans: readonly RawSpan[]): Awaitable<number>;
   /**
    * From here to `lookupsDone` the run looks up only keys it has not delivered itself: what it resent from
