@@ -12,14 +12,16 @@ let counter = 0;
 
 /**
  * Spawns `node [nodeArgs] --import rss-reporter.js script ...args`. Resolves with
- * `{ code, wallMs, maxRssKiB, cpuMs, mainCpuMs, gcMs, stdout, stderr }` (the main thread's CPU and collector
- * pauses); stdout is kept whole, stderr's last 4 KiB.
+ * `{ code, wallMs, maxRssKiB, cpuMs, mainCpuMs, workerCpuMs, gcMs, benchCpuMs, stdout, stderr }` (the main thread's
+ * CPU and collector pauses, its worker threads' CPU, and this process's own CPU meanwhile: the receiver's, on the
+ * same cores); stdout is kept whole, stderr's last 4 KiB.
  */
 export function measure({ script, args = [], env = {}, cwd, nodeArgs = [] }) {
   const rssFile = path.join(tmpdir(), `revimport-bench-rss-${process.pid}-${counter++}.json`);
   rmSync(rssFile, { force: true });
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const benchCpu = process.cpuUsage();
     const child = spawn(process.execPath, [...nodeArgs, '--import', reporter, script, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: '1', CI: '1', ...env, BENCH_RSS_FILE: rssFile },
@@ -36,11 +38,13 @@ export function measure({ script, args = [], env = {}, cwd, nodeArgs = [] }) {
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - started;
+      const benchCpuUs = process.cpuUsage(benchCpu);
       let usage = {
         maxRssKiB: Number.NaN,
         userUs: Number.NaN,
         systemUs: Number.NaN,
         mainCpuMs: Number.NaN,
+        workerCpuMs: Number.NaN,
         gcMs: Number.NaN,
       };
       try {
@@ -55,7 +59,9 @@ export function measure({ script, args = [], env = {}, cwd, nodeArgs = [] }) {
         maxRssKiB: usage.maxRssKiB,
         cpuMs: (usage.userUs + usage.systemUs) / 1000,
         mainCpuMs: usage.mainCpuMs ?? Number.NaN,
+        workerCpuMs: usage.workerCpuMs ?? Number.NaN,
         gcMs: usage.gcMs ?? Number.NaN,
+        benchCpuMs: (benchCpuUs.user + benchCpuUs.system) / 1000,
         stdout,
         stderr,
       });

@@ -35,6 +35,9 @@ export function summarize(runs, rows, prefill) {
       cpuMs: Math.round(median(list.map((r) => r.cpuMs))),
       mainCpuMs: Math.round(median(list.map((r) => r.mainCpuMs))),
       gcMs: Math.round(median(list.map((r) => r.gcMs))),
+      workerCpuMs: Math.round(median(list.map((r) => r.workerCpuMs))),
+      helperCpuMs: Math.round(median(list.map((r) => r.cpuMs - r.mainCpuMs - r.workerCpuMs))),
+      benchCpuMs: Math.round(median(list.map((r) => r.benchCpuMs))),
       peakRssMiB: Math.round(Math.max(...list.map((r) => r.maxRssKiB)) / MiB),
       rounds: list.map((r) => ({
         wallMs: Math.round(r.wallMs),
@@ -42,6 +45,8 @@ export function summarize(runs, rows, prefill) {
         cpuMs: Math.round(r.cpuMs),
         mainCpuMs: Math.round(r.mainCpuMs),
         gcMs: Math.round(r.gcMs),
+        workerCpuMs: Math.round(r.workerCpuMs),
+        benchCpuMs: Math.round(r.benchCpuMs),
       })),
     };
   }
@@ -139,6 +144,8 @@ export function formatTable(result) {
     );
   }
   lines.push('');
+  lines.push(...cpuTable(result));
+  lines.push('');
   lines.push('| target | measured | limit | verdict |');
   lines.push('|---|---:|---:|---|');
   for (const t of result.targets)
@@ -160,6 +167,28 @@ export function formatTable(result) {
       lines.push(`| ${name} | ${ms} | ${name.startsWith('node') ? '' : 150} |`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Where each program's CPU went (medians of rounds, s): its main thread, its worker threads (the ledger's writer and
+ * reader, the row thread), V8's and libuv's helper threads (the rest of the process: parallel and concurrent
+ * collection, compilation, the fs/crypto pool), and the bench process meanwhile (the receiver parsing the bodies, on
+ * the same cores); then all of it over the wall time: how many of the machine's cores were busy.
+ */
+function cpuTable(result) {
+  const lines = [
+    '| where the CPU went (s) | main thread | worker threads | V8 and libuv helpers | the receiver | all | cores busy |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  const s = (ms) => (ms / 1000).toFixed(2);
+  for (const [name, p] of Object.entries(result.programs)) {
+    const all = p.cpuMs + p.benchCpuMs;
+    lines.push(
+      `| ${labelOf(name)} | ${s(p.mainCpuMs)} | ${s(p.workerCpuMs)} | ${s(p.helperCpuMs)} | ${s(p.benchCpuMs)} | ` +
+        `${s(all)} | ${(all / p.wallMs).toFixed(2)} |`,
+    );
+  }
+  return lines;
 }
 
 const labelOf = (name) =>

@@ -234,12 +234,13 @@ for (let round = 0; round < rounds; round++) {
     if (expected !== undefined && delivered !== expected) {
       throw new Error(`${program.name}: the receiver got ${delivered} records, expected ${expected}`);
     }
-    const { wallMs, maxRssKiB, cpuMs, mainCpuMs, gcMs } = result;
-    runs[program.name].push({ wallMs, maxRssKiB, cpuMs, mainCpuMs, gcMs });
+    const { wallMs, maxRssKiB, cpuMs, mainCpuMs, workerCpuMs, gcMs, benchCpuMs } = result;
+    runs[program.name].push({ wallMs, maxRssKiB, cpuMs, mainCpuMs, workerCpuMs, gcMs, benchCpuMs });
     log(
       `round ${round + 1} ${program.name.padEnd(9)} ${(wallMs / 1000).toFixed(2)} s  ` +
         `${(maxRssKiB / 1024).toFixed(0)} MiB  cpu ${(cpuMs / 1000).toFixed(2)} s  ` +
-        `main ${(mainCpuMs / 1000).toFixed(2)} s  gc ${(gcMs / 1000).toFixed(2)} s`,
+        `main ${(mainCpuMs / 1000).toFixed(2)} s  workers ${(workerCpuMs / 1000).toFixed(2)} s  ` +
+        `gc ${(gcMs / 1000).toFixed(2)} s  receiver ${(benchCpuMs / 1000).toFixed(2)} s`,
     );
   }
 }
