@@ -2,6 +2,7 @@
 // ledger's two calls, and how a span counted known enters the run's counts and its value guard.
 import type { Settings } from '../config/settings.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
+import type { RawSpan } from '../ledger/types.js';
 import type { RunGuard } from './guard/run-guard.js';
 import { type RawSpanBody, RawSpans } from './raw-spans.js';
 import type { RunTally } from './run-tally.js';
@@ -31,43 +32,61 @@ export function openRawSpans(
   const ledger = port as RawSpanLedger;
   const targetId = deps.ledger!.targetId;
   const { tally, guard } = counts;
-  return new RawSpans(runFingerprint(settings, deps.userAgent), {
+  const steps = {
     digests: () => ledger.rawSpanDigests(targetId),
-    lookup: (digest) => ledger.lookupRawSpan(targetId, digest),
-    note: (spans) => ledger.noteRawSpans(targetId, spans),
-    countKnown: (records: number, body: RawSpanBody) => countKnown(tally, guard, records, body, 0),
-  });
+    lookup: (digest: string) => ledger.lookupRawSpan(targetId, digest),
+    note: (spans: readonly RawSpan[]) => ledger.noteRawSpans(targetId, spans),
+    countKnown: (rows: number, body: RawSpanBody) =>
+      countKnown(tally, guard, body, rows, { row: 0, record: 0, skip: 0 }),
+  };
+  // Skipped rows written to the rejects file (take-outcome.ts writeSkipped) are each checked: a span holds none.
+  const countsSkipped = !(settings.rejectsSkipped && tally.writesRejects);
+  return new RawSpans(runFingerprint(settings, deps.userAgent), steps, countsSkipped);
+}
+
+/** Where counting a span's rows is: the next row, record and skipped row. */
+interface CountedTo {
+  row: number;
+  record: number;
+  skip: number;
 }
 
 /**
- * A noted span's records from `from` on: counted valid, in the totals, and already sent, or handed to the value guard
- * as the records of checked rows are (held, the decision taken at the same record; already sent once released, not
- * sent if it stops the run). Returns the records counted: fewer when the guard stopped the run (reading ends there,
- * as after a checked row).
+ * A noted span's rows from `at` on, in order: a skipped row counted skipped by its reason; a record counted valid, in
+ * the totals, and already sent, or handed to the value guard as the records of checked rows are (held, the decision
+ * taken at the same record; already sent once released, not sent if it stops the run). Returns the rows counted:
+ * fewer when the guard stopped the run (reading ends there, as after a checked row).
  */
 function countKnown(
   tally: RunTally,
   guard: RunGuard | undefined,
-  records: number,
   body: RawSpanBody,
-  from: number,
+  rows: number,
+  at: CountedTo,
 ): number | Promise<number> {
   const summary = tally.summary;
-  const { c: currencies, i: currencyOf, v: values, d: days } = body;
-  for (let index = from; index < records; index++) {
+  const { c: currencies, i: currencyOf, v: values, d: days, skips } = body;
+  while (at.row < rows) {
+    const row = at.row++;
+    if (skips !== undefined && skips.at[at.skip] === row) {
+      const reason = skips.reasons[skips.why[at.skip++]!]!;
+      summary.skipped++;
+      summary.skippedReasons[reason] = (summary.skippedReasons[reason] ?? 0) + 1;
+      continue;
+    }
+    const index = at.record++;
     const currency = currencies[currencyOf[index]!]!;
     summary.valid++;
     tally.validTotals.add(currency, values[index]!);
     const handed = guard ? guard.addKnown(currency, values[index]!, days[index]!) : 'sent';
     if (handed === 'sent') summary.alreadySent++;
     else if (handed === 'due') {
-      const next = index + 1;
       return guard!
         .flush()
-        .then(() => (guard!.signal.aborted ? next : countKnown(tally, guard, records, body, next)));
+        .then(() => (guard!.signal.aborted ? at.row : countKnown(tally, guard, body, rows, at)));
     }
   }
-  return records;
+  return rows;
 }
 
 /**

@@ -2,8 +2,8 @@
 // each file's rows into spans (content-defined on each row's text, as delivered-spans.ts cuts records on their
 // keys: a row added at the top moves no later cut) and digests each: SHA-256 over the run's fingerprint (everything
 // that turns a row into a record), the file's (its header, preset, delimiter, date formats) and the rows as read.
-// A span whose every row became a valid record with a conversionId, each ended delivered at that content, is noted
-// in the ledger with its ids and what a run counts of its records (migrations.ts v11). A later push that meets the
+// A span whose every row became a valid record with a conversionId or was skipped (not revenue), each record ended
+// delivered at that content, is noted in the ledger with its ids and what a run counts of its rows (migrations.ts v11). A later push that meets the
 // span counts its rows valid and already sent without checking them: no record is made, none is looked up. The ledger
 // drops a target's spans when a delivered record of it changes, so a span noted is never stale; the run still adds
 // the span's ids to its duplicate check, and checks the span row by row where an id of it was met before in the run.
@@ -31,7 +31,7 @@ const CUT_ONE_IN = 256;
  */
 const FORMAT = 1;
 
-/** What a run counts of a noted span's records without reading their rows (the ledger's `body`, JSON). */
+/** What a run counts of a noted span's rows without reading them (the ledger's `body`, JSON). */
 export interface RawSpanBody {
   /** The currencies met, and each record's (an index into them). */
   c: string[];
@@ -39,30 +39,51 @@ export interface RawSpanBody {
   /** Each record's conversionValue and local day (record/local-day.ts). */
   v: number[];
   d: number[];
+  /** The rows skipped (not revenue: a preset's or the user's rule), absent where none was. */
+  skips?: RawSpanSkips;
+}
+
+/** A span's skipped rows: each one's position among the span's rows, in order, and its reason (an index into `reasons`). */
+export interface RawSpanSkips {
+  at: number[];
+  why: number[];
+  reasons: string[];
 }
 
 /**
- * What a noted span's records give the run: counted valid and already sent, measured by the value guard. Returns how
- * many were counted (fewer when the guard stopped the run part-way).
+ * What a noted span's `rows` give the run: its records counted valid and already sent, measured by the value guard, its
+ * skipped rows counted skipped by reason, in the rows' order. Returns how many rows were counted (fewer when the guard
+ * stopped the run part-way).
  */
-export type CountKnown = (records: number, body: RawSpanBody) => number | Promise<number>;
+export type CountKnown = (rows: number, body: RawSpanBody) => number | Promise<number>;
+
+/** How many rows of a noted span were skipped. */
+export function skippedIn(body: RawSpanBody): number {
+  return body.skips?.at.length ?? 0;
+}
 
 /**
- * One span of a run, as its rows are checked: each valid record's id and counted figures, and how many ended
- * delivered at their content. Noted (into `done`) once it is closed, every row made a record, and all are delivered.
+ * One span of a run, as its rows are checked: each valid record's id and counted figures, each skipped row's reason,
+ * and how many records ended delivered at their content. Noted (into `done`) once it is closed, every row made a
+ * record or was skipped, and every record is delivered.
  */
 export class RawSpanTally {
   /** Set once the span is closed (a span checked as it comes is named once its last row is read). */
   #digest = '';
   readonly #done: RawSpan[];
+  /** Whether a skipped row may be counted without its row (not when the run writes skipped rows to its rejects). */
+  readonly #countsSkipped: boolean;
   readonly #ids: string[] = [];
   readonly #body: RawSpanBody = { c: [], i: [], v: [], d: [] };
+  /** Rows told so far: records added and rows skipped. */
+  #told = 0;
   #rows = -1;
   #delivered = 0;
   #spoiled = false;
 
-  constructor(done: RawSpan[]) {
+  constructor(done: RawSpan[], countsSkipped: boolean) {
     this.#done = done;
+    this.#countsSkipped = countsSkipped;
   }
 
   /** A row of the span made a valid record: its id, currency, value and local day. */
@@ -79,9 +100,25 @@ export class RawSpanTally {
     body.i.push(currencyIndex);
     body.v.push(value);
     body.d.push(day);
+    this.#told++;
   }
 
-  /** A row of the span made no record to send (invalid, skipped, folded): the span is never noted. */
+  /** A row of the span was skipped for `reason`: counted by the span where the run writes no skipped row. */
+  skip(reason: string): void {
+    if (this.#spoiled) return;
+    if (!this.#countsSkipped) {
+      this.spoil();
+      return;
+    }
+    this.#body.skips ??= { at: [], why: [], reasons: [] };
+    const skips = this.#body.skips;
+    let reasonIndex = skips.reasons.indexOf(reason);
+    if (reasonIndex < 0) reasonIndex = skips.reasons.push(reason) - 1;
+    skips.at.push(this.#told++);
+    skips.why.push(reasonIndex);
+  }
+
+  /** A row of the span made no record to send and was not skipped (invalid, folded): the span is never noted. */
   spoil(): void {
     this.#spoiled = true;
     this.#ids.length = 0;
@@ -102,11 +139,12 @@ export class RawSpanTally {
 
   #noteIfComplete(): void {
     const rows = this.#rows;
-    if (this.#spoiled || rows < 0 || this.#delivered !== rows || this.#ids.length !== rows) return;
+    const records = this.#ids.length;
+    if (this.#spoiled || rows < 0 || this.#told !== rows || this.#delivered !== records) return;
     this.#spoiled = true; // noted once
     this.#done.push({
       digest: this.#digest,
-      records: rows,
+      records,
       ids: JSON.stringify(this.#ids),
       body: JSON.stringify(this.#body),
     });
@@ -151,10 +189,13 @@ export class RawSpans {
   readonly #files = new Map<SourceInfo, string | null>();
   /** The digests the ledger held for the target when the run began (readDigests). */
   #known = new Set<string>();
+  /** Whether skipped rows may be counted by span: not where the run writes each one to its rejects file. */
+  readonly countsSkipped: boolean;
 
-  constructor(fingerprint: string, steps: RawSpanSteps) {
+  constructor(fingerprint: string, steps: RawSpanSteps, countsSkipped = true) {
     this.#fingerprint = fingerprint;
     this.#steps = steps;
+    this.countsSkipped = countsSkipped;
   }
 
   get steps(): RawSpanSteps {
@@ -178,7 +219,7 @@ export class RawSpans {
   }
 
   open(): RawSpanTally {
-    return new RawSpanTally(this.done);
+    return new RawSpanTally(this.done, this.countsSkipped);
   }
 
   /**
@@ -334,15 +375,11 @@ export class RawSpanReader {
     spans.noteSome();
     const digest = spanDigest(this.#prefix!, texts);
     const found = spans.mayKnow(digest) ? await spans.steps.lookup(digest) : undefined;
-    const checker = this.#checker;
-    if (found !== undefined && found.records === rows.length && !checker.foldsIntoLast(rows[0]!)) {
-      const ids = JSON.parse(found.ids) as string[];
-      if (ids.length === rows.length && checker.seeAll(ids)) {
-        checker.passed(rows.at(-1)!);
-        const counted = await spans.steps.countKnown(rows.length, JSON.parse(found.body) as RawSpanBody);
-        this.#loop.counted(counted);
-        return;
-      }
+    const body = found && (JSON.parse(found.body) as RawSpanBody);
+    if (found && body && this.#countable(found, body, rows)) {
+      const counted = await spans.steps.countKnown(rows.length, body);
+      this.#loop.counted(counted);
+      return;
     }
     const tally = spans.open();
     let checked = 0;
@@ -360,6 +397,22 @@ export class RawSpanReader {
     }
     // A span stopped part-way is never noted: its rows are not all checked.
     if (checked === rows.length) tally.close(rows.length, digest);
+  }
+
+  /**
+   * Whether the span found noted is counted without its rows: it has as many rows, its skipped rows may be counted
+   * so, its first row would not fold into the row before, and none of its ids was met before in the run (then they
+   * are the run's, and the file's state is as after its last row).
+   */
+  #countable(found: RawSpan, body: RawSpanBody, rows: readonly SourceRow[]): boolean {
+    const skipped = skippedIn(body);
+    if (found.records + skipped !== rows.length || (skipped > 0 && !this.#spans.countsSkipped)) return false;
+    const checker = this.#checker;
+    if (checker.foldsIntoLast(rows[0]!)) return false;
+    const ids = JSON.parse(found.ids) as string[];
+    if (ids.length !== found.records || !checker.seeAll(ids)) return false;
+    checker.passed(rows.at(-1)!);
+    return true;
   }
 }
 

@@ -37,8 +37,9 @@ export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
   const summary = tally.summary;
   const writeSkipped = steps.rejectsSkipped && tally.writesRejects;
 
+  // A span of rows counts a skipped row by its reason where the run writes none (RawSpans.countsSkipped: the same rule).
   const skipped = (result: SkippedRow) => {
-    raw?.current?.spoil();
+    raw?.current?.skip(result.skipped);
     summary.skipped++;
     summary.skippedReasons[result.skipped] = (summary.skippedReasons[result.skipped] ?? 0) + 1;
     if (!writeSkipped) return;

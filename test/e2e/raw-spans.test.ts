@@ -465,6 +465,63 @@ describe('raw spans', { timeout: 60_000 }, () => {
     expect(raw.summary).toMatchObject({ sent: 0, alreadySent: 900 });
   });
 
+  it('rows skipped by a rule: counted skipped by reason from the span, in order, as a full check counts them', async () => {
+    // A span may hold rows skipped as not revenue (mapping.skip here; a preset's status rules the same way): it is
+    // noted with each skipped row's place and reason, and a re-push counts them skipped without reading them.
+    await start();
+    const config = writeConfig(path.join(e2e.work), {
+      mapping: {
+        ...exportConfig.mapping,
+        skip: [{ column: 'Visitor ID', in: ['v-7', 'v-300', 'v-301', 'v-899'] }],
+      },
+    });
+    // Two skipped rows by another reason too: a currency rule.
+    const csv = export900()
+      .replace('\n5,v-5,5.05,EUR,', '\n5,v-5,5.05,XXX,')
+      .replace('\n6,v-6,6.06,EUR,', '\n6,v-6,6.06,XXX,');
+    writeFileSync(file, csv);
+    const skipCurrency = writeConfig(path.join(e2e.work), {
+      mapping: {
+        ...exportConfig.mapping,
+        skip: [
+          { column: 'Visitor ID', in: ['v-7', 'v-300', 'v-301', 'v-899'] },
+          { column: 'Currency', in: ['XXX'] },
+        ],
+      },
+    });
+    expect(skipCurrency).toBe(config);
+    const first = await push({ config });
+    expect(first.summary).toMatchObject({ rowsRead: 900, valid: 894, skipped: 6, sent: 894 });
+    // Every span noted, its skipped rows with it: the records they stand for are every valid one.
+    expect(rawSpanRecords()).toBe(894);
+    const skipsNoted = (rawRows(e2e.state, 'SELECT body FROM raw_spans') as { body: string }[])
+      .map((span) => (JSON.parse(span.body) as { skips?: { at: number[] } }).skips?.at.length ?? 0)
+      .reduce((sum, n) => sum + n, 0);
+    expect(skipsNoted).toBe(6);
+
+    const { raw } = await pushBoth({ config });
+    expect(raw.summary).toMatchObject({ rowsRead: 900, valid: 894, skipped: 6, sent: 0, alreadySent: 894 });
+    expect(raw.summary.skippedReasons).toEqual(first.summary.skippedReasons);
+  });
+
+  it('--rejects-skipped: a span noted with skipped rows is checked, each skipped row written as a full check writes it', async () => {
+    await start();
+    const config = writeConfig(path.join(e2e.work), {
+      mapping: { ...exportConfig.mapping, skip: [{ column: 'Visitor ID', in: ['v-10', 'v-500'] }] },
+    });
+    writeFileSync(file, export900());
+    await push({ config });
+    expect(rawSpanRecords()).toBe(898);
+    const { raw } = await pushBoth({ config, flags: ['--rejects-skipped'] });
+    expect(raw.summary).toMatchObject({ skipped: 2, sent: 0, alreadySent: 898 });
+    // pushBoth compared the rejects files: both hold the two skipped rows.
+    const rejects = readFileSync(path.join(e2e.work, `rejects-${pairs}-raw.csv`), 'utf8');
+    expect(rejects).toContain('v-10');
+    expect(rejects).toContain('v-500');
+    // Its own spans are noted only without skipped rows (it writes each one): the others stay as noted.
+    expect(rawSpanRecords()).toBe(898);
+  });
+
   it('the value guard decides on noted spans and new rows at the same record as a full check', async () => {
     // The guard holds a run's first `holdRecords` valid records, then compares their values with the target's
     // history (pipeline/guard/run-guard.ts). Records of spans counted known are measured from their noted values

@@ -35,8 +35,8 @@ describe('endsRawSpan', () => {
 });
 
 describe('RawSpanTally', () => {
-  const filled = (done: RawSpan[], rows: number) => {
-    const tally = new RawSpanTally(done);
+  const filled = (done: RawSpan[], rows: number, countsSkipped = true) => {
+    const tally = new RawSpanTally(done, countsSkipped);
     for (let i = 0; i < rows; i++) tally.add(String(i), i % 2 ? 'EUR' : 'USD', i + 0.5, 19_000 + i);
     return tally;
   };
@@ -84,6 +84,44 @@ describe('RawSpanTally', () => {
     c.delivered();
     c.close(3, 'd');
     expect(spoiled).toEqual([]);
+  });
+
+  it('counts skipped rows by their place and reason, and is noted with them once its records are delivered', () => {
+    const done: RawSpan[] = [];
+    const tally = new RawSpanTally(done, true);
+    tally.skip('not revenue: Refund');
+    tally.add('a', 'EUR', 10, 19_000);
+    tally.skip('not revenue: Transfer');
+    tally.skip('not revenue: Refund');
+    tally.add('b', 'EUR', 20, 19_001);
+    tally.close(5, 'd');
+    tally.delivered();
+    expect(done).toEqual([]);
+    tally.delivered();
+    expect(done).toHaveLength(1);
+    expect(done[0]!.records).toBe(2);
+    expect(done[0]!.ids).toBe('["a","b"]');
+    expect(JSON.parse(done[0]!.body).skips).toEqual({
+      at: [0, 2, 3],
+      why: [0, 1, 0],
+      reasons: ['not revenue: Refund', 'not revenue: Transfer'],
+    });
+  });
+
+  it('is never noted with a skipped row where the run writes skipped rows to its rejects, or rows untold', () => {
+    const done: RawSpan[] = [];
+    const written = filled(done, 2, false);
+    written.skip('not revenue: Refund');
+    written.delivered();
+    written.delivered();
+    written.close(3, 'd');
+    // Two records and a skipped row told, four rows closed: a row made nothing the span heard of.
+    const untold = filled(done, 2);
+    untold.skip('not revenue: Refund');
+    untold.delivered();
+    untold.delivered();
+    untold.close(4, 'd');
+    expect(done).toEqual([]);
   });
 });
 
