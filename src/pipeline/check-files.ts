@@ -115,8 +115,8 @@ function checkRow(row: SourceRow, steps: FileSteps): Promise<void> | undefined {
   const { check, take, tally, hooks } = steps;
   const summary = tally.summary;
   const result = check(row);
-  // A line item folded into the row above: its span of rows makes fewer records than rows, and is never noted.
-  if (result === 'folded') steps.raw?.current?.spoil();
+  // A line item folded into the row above: counted folded by its span of rows (raw-spans.ts).
+  if (result === 'folded') steps.raw?.current?.fold();
   // Every data row counts as read, a line item folded into its order too (init counts the same); only
   // once checked: a row that ends the run (a file no preset reads) has no outcome to be counted in.
   summary.rowsRead++;

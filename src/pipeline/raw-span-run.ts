@@ -37,22 +37,24 @@ export function openRawSpans(
     lookup: (digest: string) => ledger.lookupRawSpan(targetId, digest),
     note: (spans: readonly RawSpan[]) => ledger.noteRawSpans(targetId, spans),
     countKnown: (rows: number, body: RawSpanBody) =>
-      countKnown(tally, guard, body, rows, { row: 0, record: 0, skip: 0 }),
+      countKnown(tally, guard, body, rows, { row: 0, record: 0, skip: 0, fold: 0 }),
   };
   // Skipped rows written to the rejects file (take-outcome.ts writeSkipped) are each checked: a span holds none.
   const countsSkipped = !(settings.rejectsSkipped && tally.writesRejects);
   return new RawSpans(runFingerprint(settings, deps.userAgent), steps, countsSkipped);
 }
 
-/** Where counting a span's rows is: the next row, record and skipped row. */
+/** Where counting a span's rows is: the next row, record, skipped row and folded row. */
 interface CountedTo {
   row: number;
   record: number;
   skip: number;
+  fold: number;
 }
 
 /**
- * A noted span's rows from `at` on, in order: a skipped row counted skipped by its reason; a record counted valid, in
+ * A noted span's rows from `at` on, in order: a skipped row counted skipped by its reason, a folded row folded (a line
+ * item of the order above; read, as check-files.ts counts it); a record counted valid, in
  * the totals, and already sent, or handed to the value guard as the records of checked rows are (held, the decision
  * taken at the same record; already sent once released, not sent if it stops the run). Returns the rows counted:
  * fewer when the guard stopped the run (reading ends there, as after a checked row).
@@ -65,13 +67,18 @@ function countKnown(
   at: CountedTo,
 ): number | Promise<number> {
   const summary = tally.summary;
-  const { c: currencies, i: currencyOf, v: values, d: days, skips } = body;
+  const { c: currencies, i: currencyOf, v: values, d: days, skips, folded } = body;
   while (at.row < rows) {
     const row = at.row++;
     if (skips !== undefined && skips.at[at.skip] === row) {
       const reason = skips.reasons[skips.why[at.skip++]!]!;
       summary.skipped++;
       summary.skippedReasons[reason] = (summary.skippedReasons[reason] ?? 0) + 1;
+      continue;
+    }
+    if (folded !== undefined && folded[at.fold] === row) {
+      at.fold++;
+      summary.folded++;
       continue;
     }
     const index = at.record++;

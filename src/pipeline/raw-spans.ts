@@ -2,9 +2,10 @@
 // each file's rows into spans (content-defined on each row's text, as delivered-spans.ts cuts records on their
 // keys: a row added at the top moves no later cut) and digests each: SHA-256 over the run's fingerprint (everything
 // that turns a row into a record), the file's (its header, preset, delimiter, date formats) and the rows as read.
-// A span whose every row became a valid record with a conversionId or was skipped (not revenue), each record ended
-// delivered at that content, is noted in the ledger with its ids and what a run counts of its rows (migrations.ts v11). A later push that meets the
-// span counts its rows valid and already sent without checking them: no record is made, none is looked up. The ledger
+// A span whose every row became a valid record with a conversionId, was skipped (not revenue) or folded into the
+// row above (a line item under its order), each record ended delivered at that content, is noted in the ledger with
+// its ids and what a run counts of its rows (migrations.ts v11). A later push that meets the span counts its rows
+// (valid and already sent, skipped, folded) without checking them: no record is made, none is looked up. The ledger
 // drops a target's spans when a delivered record of it changes, so a span noted is never stale; the run still adds
 // the span's ids to its duplicate check, and checks the span row by row where an id of it was met before in the run.
 import { createHash } from 'node:crypto';
@@ -41,9 +42,11 @@ export interface RawSpanBody {
   d: number[];
   /** The rows skipped (not revenue: a preset's or the user's rule), absent where none was. */
   skips?: RawSpanSkips;
+  /** The positions among the span's rows of those folded into the row above (line items), absent where none was. */
+  folded?: number[];
 }
 
-/** A span's skipped rows: each one's position among the span's rows, in order, and its reason (an index into `reasons`). */
+/** A span's skipped rows: each one's place among its rows, in order, and its reason (an index into `reasons`). */
 export interface RawSpanSkips {
   at: number[];
   why: number[];
@@ -51,21 +54,21 @@ export interface RawSpanSkips {
 }
 
 /**
- * What a noted span's `rows` give the run: its records counted valid and already sent, measured by the value guard, its
- * skipped rows counted skipped by reason, in the rows' order. Returns how many rows were counted (fewer when the guard
- * stopped the run part-way).
+ * What a noted span's `rows` give the run: its records counted valid and already sent, measured by the value guard,
+ * its skipped rows counted skipped by reason, its folded rows folded, in the rows' order. Returns how many rows were
+ * counted (fewer when the guard stopped the run part-way).
  */
 export type CountKnown = (rows: number, body: RawSpanBody) => number | Promise<number>;
 
-/** How many rows of a noted span were skipped. */
-export function skippedIn(body: RawSpanBody): number {
-  return body.skips?.at.length ?? 0;
+/** How many rows of a noted span made no record: skipped or folded. */
+function recordlessIn(body: RawSpanBody): number {
+  return (body.skips?.at.length ?? 0) + (body.folded?.length ?? 0);
 }
 
 /**
  * One span of a run, as its rows are checked: each valid record's id and counted figures, each skipped row's reason,
- * and how many records ended delivered at their content. Noted (into `done`) once it is closed, every row made a
- * record or was skipped, and every record is delivered.
+ * each folded row's place, and how many records ended delivered at their content. Noted (into `done`) once it is
+ * closed, every row made a record or was skipped or folded, and every record is delivered.
  */
 export class RawSpanTally {
   /** Set once the span is closed (a span checked as it comes is named once its last row is read). */
@@ -75,7 +78,7 @@ export class RawSpanTally {
   readonly #countsSkipped: boolean;
   readonly #ids: string[] = [];
   readonly #body: RawSpanBody = { c: [], i: [], v: [], d: [] };
-  /** Rows told so far: records added and rows skipped. */
+  /** Rows told so far: records added, rows skipped and folded. */
   #told = 0;
   #rows = -1;
   #delivered = 0;
@@ -118,7 +121,14 @@ export class RawSpanTally {
     skips.why.push(reasonIndex);
   }
 
-  /** A row of the span made no record to send and was not skipped (invalid, folded): the span is never noted. */
+  /** A row of the span was a line item folded into the row above (row-policy.ts): counted folded by the span. */
+  fold(): void {
+    if (this.#spoiled) return;
+    this.#body.folded ??= [];
+    this.#body.folded.push(this.#told++);
+  }
+
+  /** A row of the span was invalid (or made a record without an id): the span is never noted. */
   spoil(): void {
     this.#spoiled = true;
     this.#ids.length = 0;
@@ -405,8 +415,8 @@ export class RawSpanReader {
    * are the run's, and the file's state is as after its last row).
    */
   #countable(found: RawSpan, body: RawSpanBody, rows: readonly SourceRow[]): boolean {
-    const skipped = skippedIn(body);
-    if (found.records + skipped !== rows.length || (skipped > 0 && !this.#spans.countsSkipped)) return false;
+    if (found.records + recordlessIn(body) !== rows.length) return false;
+    if (body.skips !== undefined && !this.#spans.countsSkipped) return false;
     const checker = this.#checker;
     if (checker.foldsIntoLast(rows[0]!)) return false;
     const ids = JSON.parse(found.ids) as string[];

@@ -465,6 +465,41 @@ describe('raw spans', { timeout: 60_000 }, () => {
     expect(raw.summary).toMatchObject({ sent: 0, alreadySent: 900 });
   });
 
+  it('line items folded into their orders inside a span: counted folded from the span, as a full check counts them', async () => {
+    // Shopify writes an order's line items as rows under it (row-policy.ts folds them by Name). A span holding
+    // them is noted with their places, and a re-push counts them folded without reading them.
+    await start();
+    const shop = path.join(e2e.work, 'orders_export.csv');
+    const config = path.join(e2e.work, 'shopify.json');
+    writeFileSync(config, JSON.stringify({ timezone: 'Europe/Berlin', mapping: { preset: 'shopify' } }));
+    const shopHeader = 'Name,Email,Financial Status,Paid at,Currency,Total,Created at,Lineitem name';
+    const time = (id: number) => {
+      const at = new Date(Date.UTC(2024, 2, 1) + id * 60_000).toISOString();
+      return `${at.slice(0, 10)} ${at.slice(11, 19)} +0000`;
+    };
+    const order = (id: number) =>
+      `#${1000 + id},buyer${id}@example.com,paid,${time(id)},EUR,${defaultValue(id)},${time(id)},Item ${id}\n`;
+    const items = (id: number) =>
+      id % 9 === 0 ? `#${1000 + id},,,,,,,Extra ${id}\n#${1000 + id},,,,,,,More\n` : '';
+    writeFileSync(
+      shop,
+      `${shopHeader}\n${range(1, 900)
+        .map((id) => order(id) + items(id))
+        .join('')}`,
+    );
+    const first = await push({ files: [shop], config });
+    expect(first.summary).toMatchObject({ sent: 900, folded: 200 });
+    const { raw } = await pushBoth({ files: [shop], config });
+    expect(raw.summary).toMatchObject({ rowsRead: 1100, folded: 200, sent: 0, alreadySent: 900 });
+    // The spans counted known hold the folded rows: noted once, and every record of the export is in one (a span
+    // whose first row folds into the row before it is checked, and noted again with the same digest).
+    const folded = (rawRows(e2e.state, 'SELECT body FROM raw_spans') as { body: string }[])
+      .map((span) => (JSON.parse(span.body) as { folded?: number[] }).folded?.length ?? 0)
+      .reduce((sum, n) => sum + n, 0);
+    expect(folded).toBe(200);
+    expect(rawSpanRecords()).toBe(900);
+  });
+
   it('rows skipped by a rule: counted skipped by reason from the span, in order, as a full check counts them', async () => {
     // A span may hold rows skipped as not revenue (mapping.skip here; a preset's status rules the same way): it is
     // noted with each skipped row's place and reason, and a re-push counts them skipped without reading them.

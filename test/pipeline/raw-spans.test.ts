@@ -108,6 +108,24 @@ describe('RawSpanTally', () => {
     });
   });
 
+  it('counts folded rows by their place beside skipped ones', () => {
+    const done: RawSpan[] = [];
+    const tally = new RawSpanTally(done, true);
+    tally.add('a', 'EUR', 10, 19_000);
+    tally.fold();
+    tally.fold();
+    tally.skip('not revenue: pending');
+    tally.add('b', 'EUR', 20, 19_001);
+    tally.fold();
+    tally.close(6, 'd');
+    tally.delivered();
+    tally.delivered();
+    expect(done).toHaveLength(1);
+    const body = JSON.parse(done[0]!.body);
+    expect(body.folded).toEqual([1, 2, 5]);
+    expect(body.skips.at).toEqual([3]);
+  });
+
   it('is never noted with a skipped row where the run writes skipped rows to its rejects, or rows untold', () => {
     const done: RawSpan[] = [];
     const written = filled(done, 2, false);
