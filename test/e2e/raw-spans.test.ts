@@ -195,6 +195,23 @@ const body = (csv: string) => csv.slice(csv.indexOf('\n') + 1);
 /** An export of ids `from..to` in USD. */
 const usdExport = (from: number, to: number) => exportCsv({ from, to }).replaceAll(',EUR,', ',USD,');
 
+/** Shopify's orders export: its file and config in the test's folder (preset shopify). */
+function shopifyExport(): { shop: string; config: string } {
+  const shop = path.join(e2e.work, 'orders_export.csv');
+  const config = path.join(e2e.work, 'shopify.json');
+  writeFileSync(config, JSON.stringify({ timezone: 'Europe/Berlin', mapping: { preset: 'shopify' } }));
+  return { shop, config };
+}
+
+const shopHeader = 'Name,Email,Financial Status,Paid at,Currency,Total,Created at,Lineitem name';
+
+/** Order `id`'s row in shopifyExport's file (Name #1000+id): its own fields, its first line item. */
+function order(id: number): string {
+  const at = new Date(Date.UTC(2024, 2, 1) + id * 60_000).toISOString();
+  const time = `${at.slice(0, 10)} ${at.slice(11, 19)} +0000`;
+  return `#${1000 + id},buyer${id}@example.com,paid,${time},EUR,${defaultValue(id)},${time},Item ${id}\n`;
+}
+
 describe('raw spans', { timeout: 60_000 }, () => {
   it('a re-push of a delivered export: every row counted already sent, as a full check counts it', async () => {
     const r = await start();
@@ -435,16 +452,7 @@ describe('raw spans', { timeout: 60_000 }, () => {
     // an order (every span noted); the next adds a line item under the last order of the first span, cut where
     // the first push's spans say (raw_spans.ids: the span's conversionIds in row order).
     await start();
-    const shop = path.join(e2e.work, 'orders_export.csv');
-    const config = path.join(e2e.work, 'shopify.json');
-    writeFileSync(config, JSON.stringify({ timezone: 'Europe/Berlin', mapping: { preset: 'shopify' } }));
-    const shopHeader = 'Name,Email,Financial Status,Paid at,Currency,Total,Created at,Lineitem name';
-    const time = (id: number) => {
-      const at = new Date(Date.UTC(2024, 2, 1) + id * 60_000).toISOString();
-      return `${at.slice(0, 10)} ${at.slice(11, 19)} +0000`;
-    };
-    const order = (id: number) =>
-      `#${1000 + id},buyer${id}@example.com,paid,${time(id)},EUR,${defaultValue(id)},${time(id)},Item ${id}\n`;
+    const { shop, config } = shopifyExport();
     const item = (id: number) => `#${1000 + id},buyer${id}@example.com,,,,,,Extra ${id}\n`;
     const orders = range(1, 900);
     writeFileSync(shop, `${shopHeader}\n${orders.map(order).join('')}`);
@@ -469,16 +477,7 @@ describe('raw spans', { timeout: 60_000 }, () => {
     // Shopify writes an order's line items as rows under it (row-policy.ts folds them by Name). A span holding
     // them is noted with their places, and a re-push counts them folded without reading them.
     await start();
-    const shop = path.join(e2e.work, 'orders_export.csv');
-    const config = path.join(e2e.work, 'shopify.json');
-    writeFileSync(config, JSON.stringify({ timezone: 'Europe/Berlin', mapping: { preset: 'shopify' } }));
-    const shopHeader = 'Name,Email,Financial Status,Paid at,Currency,Total,Created at,Lineitem name';
-    const time = (id: number) => {
-      const at = new Date(Date.UTC(2024, 2, 1) + id * 60_000).toISOString();
-      return `${at.slice(0, 10)} ${at.slice(11, 19)} +0000`;
-    };
-    const order = (id: number) =>
-      `#${1000 + id},buyer${id}@example.com,paid,${time(id)},EUR,${defaultValue(id)},${time(id)},Item ${id}\n`;
+    const { shop, config } = shopifyExport();
     const items = (id: number) =>
       id % 9 === 0 ? `#${1000 + id},,,,,,,Extra ${id}\n#${1000 + id},,,,,,,More\n` : '';
     writeFileSync(
@@ -504,18 +503,8 @@ describe('raw spans', { timeout: 60_000 }, () => {
     // A span may hold rows skipped as not revenue (mapping.skip here; a preset's status rules the same way): it is
     // noted with each skipped row's place and reason, and a re-push counts them skipped without reading them.
     await start();
-    const config = writeConfig(path.join(e2e.work), {
-      mapping: {
-        ...exportConfig.mapping,
-        skip: [{ column: 'Visitor ID', in: ['v-7', 'v-300', 'v-301', 'v-899'] }],
-      },
-    });
-    // Two skipped rows by another reason too: a currency rule.
-    const csv = export900()
-      .replace('\n5,v-5,5.05,EUR,', '\n5,v-5,5.05,XXX,')
-      .replace('\n6,v-6,6.06,EUR,', '\n6,v-6,6.06,XXX,');
-    writeFileSync(file, csv);
-    const skipCurrency = writeConfig(path.join(e2e.work), {
+    // Six rows skipped by two rules (four by visitor, two by currency): each its reason.
+    const config = writeConfig(e2e.work, {
       mapping: {
         ...exportConfig.mapping,
         skip: [
@@ -524,7 +513,10 @@ describe('raw spans', { timeout: 60_000 }, () => {
         ],
       },
     });
-    expect(skipCurrency).toBe(config);
+    const csv = export900()
+      .replace('\n5,v-5,5.05,EUR,', '\n5,v-5,5.05,XXX,')
+      .replace('\n6,v-6,6.06,EUR,', '\n6,v-6,6.06,XXX,');
+    writeFileSync(file, csv);
     const first = await push({ config });
     expect(first.summary).toMatchObject({ rowsRead: 900, valid: 894, skipped: 6, sent: 894 });
     // Every span noted, its skipped rows with it: the records they stand for are every valid one.
@@ -541,7 +533,7 @@ describe('raw spans', { timeout: 60_000 }, () => {
 
   it('--rejects-skipped: a span noted with skipped rows is checked, each skipped row written as a full check writes it', async () => {
     await start();
-    const config = writeConfig(path.join(e2e.work), {
+    const config = writeConfig(e2e.work, {
       mapping: { ...exportConfig.mapping, skip: [{ column: 'Visitor ID', in: ['v-10', 'v-500'] }] },
     });
     writeFileSync(file, export900());
