@@ -54,10 +54,10 @@ interface CountedTo {
 
 /**
  * A noted span's rows from `at` on, in order: a skipped row counted skipped by its reason, a folded row folded (a line
- * item of the order above; read, as check-files.ts counts it); a record counted valid, in
- * the totals, and already sent, or handed to the value guard as the records of checked rows are (held, the decision
- * taken at the same record; already sent once released, not sent if it stops the run). Returns the rows counted:
- * fewer when the guard stopped the run (reading ends there, as after a checked row).
+ * item of the order above, counted read as check-files.ts counts it), a record counted valid, in the totals, and
+ * already sent, or handed to the value guard as the records of checked rows are (held, the decision taken at the same
+ * record; already sent once released, not sent if it stops the run). Returns the rows counted: fewer when the guard
+ * stopped the run (reading ends there, as after a checked row).
  */
 function countKnown(
   tally: RunTally,
