@@ -1,15 +1,23 @@
 // Spans of rows already delivered (pipeline/raw-spans.ts, issue 23): the digest names one sequence of rows only, a
 // span is noted only when every row of it made a record delivered, and the duplicate check takes a span's ids as its
 // rows' own (checked-rows.ts seeAll).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { MappingInput } from '../../src/config/schema.js';
 import type { CsvRow, SourceInfo } from '../../src/input/types.js';
 import type { RawSpan } from '../../src/ledger/types.js';
-import { endsRawSpan, RawSpanTally, spanDigest } from '../../src/pipeline/raw-spans.js';
+import { endsRawSpan, RawSpanTally, SpanText } from '../../src/pipeline/raw-spans.js';
 import { createRunChecker } from '../../src/pipeline/run-checker.js';
 import { orderFields, testSettings } from '../helpers/settings.js';
 
-describe('spanDigest', () => {
+/** The digest of a span of CSV rows read as `texts`, under `prefix`. */
+function spanDigest(prefix: string, texts: readonly string[]): string {
+  const text = new SpanText();
+  for (const row of texts) text.add(0x74, row);
+  return text.digest(prefix);
+}
+
+describe('SpanText', () => {
   it('tells rows apart however their text is split or joined', () => {
     expect(spanDigest('p', ['ab', 'c'])).not.toBe(spanDigest('p', ['a', 'bc']));
     expect(spanDigest('p', ['a,b'])).not.toBe(spanDigest('p', ['a', 'b']));
@@ -20,6 +28,29 @@ describe('spanDigest', () => {
 
   it('does not take a lone surrogate for the replacement character UTF-8 would write for it', () => {
     expect(spanDigest('p', ['x\uD800'])).not.toBe(spanDigest('p', ['x\uFFFD']));
+  });
+
+  it("tells a row's text from its cells, and gives the same digest after a clear and a grown buffer", () => {
+    const text = new SpanText();
+    text.add(0x74, 'a,b');
+    const asText = text.digest('p');
+    text.clear();
+    text.add(0x63, 'a,b');
+    expect(text.digest('p')).not.toBe(asText);
+    text.clear();
+    // Past the first buffer's 64 KiB: the rows before are kept when it grows.
+    const long = 'é'.repeat(40_000);
+    text.add(0x74, long);
+    text.add(0x74, long);
+    expect(text.rows).toBe(2);
+    expect(text.units).toBe(80_000);
+    // The bytes digested: the prefix, a NUL, then per row its kind, its byte length (4 bytes LE) and its UTF-8.
+    const row = Buffer.from(long, 'utf8');
+    const head = Buffer.from([0x74, 0, 0, 0, 0]);
+    head.writeUInt32LE(row.length, 1);
+    const bytes = Buffer.concat([Buffer.from('p\0'), head, row, head, row]);
+    expect(text.digest('p')).toBe(createHash('sha256').update(bytes).digest('hex').slice(0, 32));
+    expect(text.digest('p')).not.toBe(spanDigest('p', [long, `${long.slice(1)}e`]));
   });
 });
 
