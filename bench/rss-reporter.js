@@ -55,7 +55,6 @@ if (target && isMainThread) {
         systemUs: usage.systemCPUTime,
         mainCpuMs: threadCpuMs(process.pid),
         workerCpuMs: [...workers.values()].reduce((sum, ms) => sum + ms, 0),
-        workerThreads: workers.size,
         gcMs,
       }),
     );

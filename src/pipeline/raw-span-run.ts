@@ -3,9 +3,11 @@
 import type { Settings } from '../config/settings.js';
 import type { LedgerPort } from '../ledger/ledger-port.js';
 import type { RawSpan } from '../ledger/types.js';
+import { countSkipped } from '../report/summary.js';
 import type { RunGuard } from './guard/run-guard.js';
 import { type RawSpanBody, RawSpans } from './raw-spans.js';
 import type { RunTally } from './run-tally.js';
+import { writesSkippedRows } from './take-outcome.js';
 import type { RunDeps, RunOptions } from './types.js';
 
 /** A ledger that keeps spans of rows: LedgerPort's two optional calls, both there. */
@@ -39,8 +41,8 @@ export function openRawSpans(
     countKnown: (rows: number, body: RawSpanBody) =>
       countKnown(tally, guard, body, rows, { row: 0, record: 0, skip: 0, fold: 0 }),
   };
-  // Skipped rows written to the rejects file (take-outcome.ts writeSkipped) are each checked: a span holds none.
-  const countsSkipped = !(settings.rejectsSkipped && tally.writesRejects);
+  // Skipped rows written to the rejects file are each checked: a span holds none.
+  const countsSkipped = !writesSkippedRows(settings.rejectsSkipped, tally);
   return new RawSpans(runFingerprint(settings, deps.userAgent), steps, countsSkipped);
 }
 
@@ -71,9 +73,7 @@ function countKnown(
   while (at.row < rows) {
     const row = at.row++;
     if (skips !== undefined && skips.at[at.skip] === row) {
-      const reason = skips.reasons[skips.why[at.skip++]!]!;
-      summary.skipped++;
-      summary.skippedReasons[reason] = (summary.skippedReasons[reason] ?? 0) + 1;
+      countSkipped(summary, skips.reasons[skips.why[at.skip++]!]!);
       continue;
     }
     if (folded !== undefined && folded[at.fold] === row) {

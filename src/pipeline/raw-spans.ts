@@ -202,7 +202,7 @@ export class RawSpans {
   /** Whether skipped rows may be counted by span: not where the run writes each one to its rejects file. */
   readonly countsSkipped: boolean;
 
-  constructor(fingerprint: string, steps: RawSpanSteps, countsSkipped = true) {
+  constructor(fingerprint: string, steps: RawSpanSteps, countsSkipped: boolean) {
     this.#fingerprint = fingerprint;
     this.#steps = steps;
     this.countsSkipped = countsSkipped;

@@ -3,6 +3,7 @@
 import { compactRow } from '../input/compact-row.js';
 import { recordKeyFirst } from '../ledger/record-key.js';
 import { recordDay } from '../record/local-day.js';
+import { countSkipped } from '../report/summary.js';
 import type { CheckedRow, RowOutcome, SkippedRow } from './checked-rows.js';
 import type { PipelineHooks } from './hooks.js';
 import type { Item } from './item.js';
@@ -31,17 +32,21 @@ export interface OutcomeSteps {
   raw?: RawSpans | undefined;
 }
 
+/** Whether the run writes its skipped rows to its rejects file (`rejectsSkipped`, and a rejects file to write to). */
+export function writesSkippedRows(rejectsSkipped: boolean, tally: RunTally): boolean {
+  return rejectsSkipped && tally.writesRejects;
+}
+
 /** Built once per run: the returned function is called per row. */
 export function outcomeTaker(steps: OutcomeSteps): TakeOutcome {
   const { tally, queue, known, hooks, raw } = steps;
   const summary = tally.summary;
-  const writeSkipped = steps.rejectsSkipped && tally.writesRejects;
+  const writeSkipped = writesSkippedRows(steps.rejectsSkipped, tally);
 
-  // A span of rows counts a skipped row by its reason where the run writes none (RawSpans.countsSkipped: the same rule).
+  // A span of rows counts a skipped row by its reason where the run writes none (RawSpans.countsSkipped).
   const skipped = (result: SkippedRow) => {
     raw?.current?.skip(result.skipped);
-    summary.skipped++;
-    summary.skippedReasons[result.skipped] = (summary.skippedReasons[result.skipped] ?? 0) + 1;
+    countSkipped(summary, result.skipped);
     if (!writeSkipped) return;
     tally.write({
       file: result.row.source.file,

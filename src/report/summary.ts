@@ -185,6 +185,12 @@ export class Totals {
   }
 }
 
+/** Counts a row skipped for `reason` (not revenue). */
+export function countSkipped(summary: Pick<Summary, 'skipped' | 'skippedReasons'>, reason: string): void {
+  summary.skipped++;
+  summary.skippedReasons[reason] = (summary.skippedReasons[reason] ?? 0) + 1;
+}
+
 export function emptySummary(check: boolean): Summary {
   return {
     rowsRead: 0,
